@@ -1,0 +1,141 @@
+package io.github.throttle;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The answer to one call: allowed or not, and the figures a client needs to pace itself.
+ *
+ * <p>All times are relative to the moment the store decided, in milliseconds:
+ * <ul>
+ *   <li>{@link #retryAfterMillis()}: for a denied call, the least wait after which the same call would be
+ *       allowed if nothing else were recorded meanwhile (the largest over the violated limits); 0 when
+ *       allowed.</li>
+ *   <li>{@link #resetMillis()}: the wait until the most constrained limit gets weight back (its oldest
+ *       counted sub-bucket leaves the window); 0 when nothing is counted.</li>
+ * </ul>
+ * A decision taken while the store was unreachable and {@code throttle.on-store-failure=allow} is
+ * {@linkplain #unmetered() unmetered}: allowed, with no figures.
+ */
+public final class Decision {
+
+    private static final Decision UNMETERED = new Decision(true, Long.MAX_VALUE, 0, 0, List.of());
+    private static final long UNAVAILABLE = -1;
+
+    private final boolean allowed;
+    private final long remaining;
+    private final long retryAfterMillis;
+    private final long resetMillis;
+    private final List<Quota> quotas;
+
+    private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas) {
+        this.allowed = allowed;
+        this.remaining = remaining;
+        this.retryAfterMillis = retryAfterMillis;
+        this.resetMillis = resetMillis;
+        this.quotas = quotas;
+    }
+
+    /**
+     * Builds a decision from its per-limit figures: remaining is the least over the quotas, reset that of the
+     * quota with the least remaining, retry-after the largest over the violated quotas.
+     */
+    public static Decision of(boolean allowed, List<Quota> quotas) {
+        long remaining = Long.MAX_VALUE;
+        long reset = 0;
+        long retry = 0;
+        for (Quota q : quotas) {
+            if (q.remaining() < remaining || (q.remaining() == remaining && q.resetMillis() > reset)) {
+                remaining = q.remaining();
+                reset = q.resetMillis();
+            }
+            if (q.violated()) {
+                retry = Math.max(retry, q.resetMillis());
+            }
+        }
+        if (!allowed && retry <= 0) {
+            throw new IllegalArgumentException("a denied decision needs a violated quota with a wait > 0");
+        }
+        return new Decision(allowed, remaining, allowed ? 0 : retry, reset, List.copyOf(quotas));
+    }
+
+    /** The decision taken when the store could not be asked and failures are configured to allow. */
+    public static Decision unmetered() {
+        return UNMETERED;
+    }
+
+    /**
+     * The decision taken when the store could not be asked and failures are configured to deny: denied,
+     * with no figures; HTTP answers {@code 503 Service Unavailable}.
+     */
+    public static Decision unavailable(long retryAfterMillis) {
+        return new Decision(false, UNAVAILABLE, Math.max(1, retryAfterMillis), 0, List.of());
+    }
+
+    public boolean allowed() {
+        return allowed;
+    }
+
+    /** Whether the store could not be asked: the call was allowed uncounted, or denied as unavailable. */
+    public boolean isUnmetered() {
+        return quotas.isEmpty();
+    }
+
+    /** Weight still available after this call: the least over limits and identities. */
+    public long remaining() {
+        return remaining;
+    }
+
+    public long retryAfterMillis() {
+        return retryAfterMillis;
+    }
+
+    public Duration retryAfter() {
+        return Duration.ofMillis(retryAfterMillis);
+    }
+
+    public long resetMillis() {
+        return resetMillis;
+    }
+
+    /** One entry per limit, in declaration order; figures are those of the most constrained identity. */
+    public List<Quota> quotas() {
+        return quotas;
+    }
+
+    @Override
+    public String toString() {
+        return (allowed ? "allowed" : "denied") + "{remaining=" + remaining + ", retryAfterMillis=" + retryAfterMillis
+                + ", resetMillis=" + resetMillis + ", quotas=" + quotas + '}';
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Decision d && allowed == d.allowed && remaining == d.remaining
+                && retryAfterMillis == d.retryAfterMillis && resetMillis == d.resetMillis && quotas.equals(d.quotas);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(allowed, remaining, retryAfterMillis, resetMillis, quotas);
+    }
+
+    /**
+     * The figures of one limit.
+     *
+     * @param policy       the policy name shown to clients (e.g. {@code 1h}, {@code search-1s})
+     * @param limit        weight allowed per window
+     * @param windowMillis window length
+     * @param remaining    weight left after this call (least over identities)
+     * @param resetMillis  for a violated limit: wait until this call would fit; otherwise wait until the oldest
+     *                     counted weight leaves the window (0 when nothing is counted)
+     * @param violated     whether this limit denied the call
+     */
+    public record Quota(String policy, long limit, long windowMillis, long remaining, long resetMillis,
+                        boolean violated) {
+        public Quota {
+            Objects.requireNonNull(policy, "policy");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.github.throttle;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Repeatable;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Limits how much weight an identity may spend on the annotated method (or on every business method of the
+ * annotated class) inside a sliding window.
+ *
+ * <p>The window is {@link #duration()} long and is counted in sub-buckets of {@link #precision()}; a call is
+ * allowed when, for every limit of the target and every identity of the caller, the weight already counted in
+ * the window plus this call's {@link #weight()} does not exceed {@link #limit()}. A denied call records
+ * nothing. Repeat the annotation to apply several limits together; they are decided atomically, in one store
+ * call.
+ *
+ * <p>Every member can be overridden with MicroProfile Config:
+ * {@code <class>/<method>/Throttle/<member>}, {@code <class>/Throttle/<member>}, {@code Throttle/<member>}
+ * (first found wins); insert the position of one limit among repeated annotations to override that one only,
+ * e.g. {@code com.acme.Search/find/Throttle/1/limit=500}. {@code .../Throttle/enabled=false} switches the
+ * target off.
+ */
+@Documented
+@Inherited
+@InterceptorBinding
+@Repeatable(Throttle.List.class)
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Throttle {
+
+    /** Total weight allowed inside one window; at least 1. */
+    @Nonbinding
+    long limit();
+
+    /** Window length, in {@link #unit()}; the window must be at least one millisecond. */
+    @Nonbinding
+    long duration() default 1;
+
+    /**
+     * Sub-bucket length, in {@link #unit()}; {@code 0} means the whole window (a fixed window). Smaller is
+     * smoother and costs more memory; it must not exceed the duration.
+     */
+    @Nonbinding
+    long precision() default 0;
+
+    /** Unit of {@link #duration()} and {@link #precision()}: from {@code MILLIS} to {@code WEEKS}. */
+    @Nonbinding
+    ChronoUnit unit() default ChronoUnit.SECONDS;
+
+    /** Cost of one call; between 1 and {@link #limit()}. */
+    @Nonbinding
+    long weight() default 1;
+
+    /** Bucket name: targets with the same name share one quota. Empty means {@code Class#method}. */
+    @Nonbinding
+    String name() default "";
+
+    /**
+     * Who is limited. Empty means the authenticated principal, else the client address. With several
+     * resolvers, each identity they yield is limited on its own and the call needs all of them to allow it.
+     */
+    @Nonbinding
+    Class<? extends ThrottleKey>[] key() default {};
+
+    /** Holds repeated {@link Throttle} annotations. */
+    @Documented
+    @Inherited
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.METHOD, ElementType.TYPE})
+    @interface List {
+        Throttle[] value();
+    }
+}

@@ -1,0 +1,128 @@
+package io.github.throttle.engine;
+
+import java.util.Objects;
+
+/**
+ * One window: at most {@code limit} weight per {@code durationMillis}, counted in sub-buckets of
+ * {@code precisionMillis}. Immutable; built once per method and reused for every call.
+ */
+public final class Limit {
+
+    /** Upper bound of {@link #limit()}: counts and their links share one 53-bit Lua number in the script. */
+    public static final long MAX_LIMIT = Integer.MAX_VALUE;
+    /** Upper bound of sub-buckets per window, for the same reason and to bound memory. */
+    public static final long MAX_BLOCKS = 1_000_000;
+
+    private final long limit;
+    private final long durationMillis;
+    private final long precisionMillis;
+    private final long blocks;
+    private final String tag;
+    private final String policy;
+    private final String[] scriptArgs;
+
+    /**
+     * @param policy name shown to clients for this limit; {@code null} derives one from the window
+     *               (e.g. {@code 1h}, {@code 250ms})
+     */
+    public Limit(long limit, long durationMillis, long precisionMillis, String policy) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", was " + limit);
+        }
+        if (durationMillis < 1) {
+            throw new IllegalArgumentException("duration must be at least 1 ms, was " + durationMillis + " ms");
+        }
+        if (precisionMillis < 1 || precisionMillis > durationMillis) {
+            throw new IllegalArgumentException("precision must be between 1 ms and the duration (" + durationMillis
+                    + " ms), was " + precisionMillis + " ms");
+        }
+        long k = (durationMillis + precisionMillis - 1) / precisionMillis;
+        if (k > MAX_BLOCKS) {
+            throw new IllegalArgumentException("duration / precision must not exceed " + MAX_BLOCKS
+                    + " sub-buckets, was " + k);
+        }
+        this.limit = limit;
+        this.durationMillis = durationMillis;
+        this.precisionMillis = precisionMillis;
+        this.blocks = k;
+        // field prefix inside the identity's hash: names the window, so limits of one bucket never collide
+        this.tag = Long.toString(durationMillis, 36)
+                + (precisionMillis == durationMillis ? "" : "/" + Long.toString(precisionMillis, 36)) + ":";
+        this.policy = policy != null ? policy : windowName(durationMillis);
+        this.scriptArgs = new String[] {tag, Long.toString(limit), Long.toString(precisionMillis), Long.toString(k)};
+    }
+
+    public static Limit of(long limit, long durationMillis, long precisionMillis) {
+        return new Limit(limit, durationMillis, precisionMillis, null);
+    }
+
+    /** A fixed window (precision = duration). */
+    public static Limit fixed(long limit, long durationMillis) {
+        return new Limit(limit, durationMillis, durationMillis, null);
+    }
+
+    /** The shortest readable name of a window length: {@code 250ms}, {@code 1s}, {@code 90s}, {@code 1h}. */
+    public static String windowName(long millis) {
+        if (millis % 86_400_000L == 0) {
+            return millis / 86_400_000L + "d";
+        }
+        if (millis % 3_600_000L == 0) {
+            return millis / 3_600_000L + "h";
+        }
+        if (millis % 60_000L == 0) {
+            return millis / 60_000L + "m";
+        }
+        if (millis % 1000L == 0) {
+            return millis / 1000L + "s";
+        }
+        return millis + "ms";
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    public long durationMillis() {
+        return durationMillis;
+    }
+
+    public long precisionMillis() {
+        return precisionMillis;
+    }
+
+    /** Sub-buckets per window: {@code ceil(duration / precision)}. */
+    public long blocks() {
+        return blocks;
+    }
+
+    /** Identifies the window among the limits stored for one identity. */
+    public String tag() {
+        return tag;
+    }
+
+    public String policy() {
+        return policy;
+    }
+
+    /** The script arguments of this limit, without the weight: tag, limit, precision, blocks. */
+    public String[] scriptArgs() {
+        return scriptArgs;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Limit l && limit == l.limit && durationMillis == l.durationMillis
+                && precisionMillis == l.precisionMillis && policy.equals(l.policy);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(limit, durationMillis, precisionMillis, policy);
+    }
+
+    @Override
+    public String toString() {
+        return limit + "/" + windowName(durationMillis)
+                + (precisionMillis == durationMillis ? "" : " by " + windowName(precisionMillis));
+    }
+}

@@ -1,0 +1,22 @@
+package io.github.throttle.engine;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Where counts live. Every implementation applies the same rules (see the README, "Counting semantics"):
+ * a store call is atomic over all its keys and limits, a denied call records nothing, and idle keys expire.
+ */
+public interface Store extends AutoCloseable {
+
+    /** Decides one call; completes exceptionally when the store cannot answer. */
+    CompletionStage<StoreReply> decide(StoreCall call);
+
+    /** Forgets everything counted for these keys. */
+    CompletionStage<Void> reset(String... keys);
+
+    /** A short description for logs (never with credentials). */
+    String describe();
+
+    @Override
+    void close();
+}

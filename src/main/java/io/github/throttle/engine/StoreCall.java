@@ -1,0 +1,153 @@
+package io.github.throttle.engine;
+
+import java.util.Arrays;
+
+/**
+ * One decision to take in a store: for each key (a bucket and an identity), the limits to check and the
+ * weight to charge. Every pair is decided together; the call is allowed only if every pair allows it.
+ *
+ * <p>Pairs are grouped by key in first-seen order; {@link #quota(int)} tells which declared limit a pair
+ * reports to, so that figures can be folded back over identities.
+ */
+public final class StoreCall {
+
+    private final String[] keys;
+    private final int[] firstPair;
+    private final Limit[] limits;
+    private final long[] weights;
+    private final int[] quotas;
+    private final long nowMillis;
+    private final boolean record;
+
+    private StoreCall(Builder b) {
+        this.nowMillis = b.nowMillis;
+        this.record = b.record;
+        int n = b.size;
+        // group pairs by key, keeping the order in which keys were first seen
+        this.keys = new String[n];
+        this.firstPair = new int[n + 1];
+        this.limits = new Limit[n];
+        this.weights = new long[n];
+        this.quotas = new int[n];
+        boolean[] taken = new boolean[n];
+        int k = 0;
+        int p = 0;
+        for (int i = 0; i < n; i++) {
+            if (taken[i]) {
+                continue;
+            }
+            keys[k] = b.keys[i];
+            firstPair[k] = p;
+            for (int j = i; j < n; j++) {
+                if (!taken[j] && b.keys[j].equals(b.keys[i])) {
+                    taken[j] = true;
+                    limits[p] = b.limits[j];
+                    weights[p] = b.weights[j];
+                    quotas[p] = b.quotas[j];
+                    p++;
+                }
+            }
+            k++;
+        }
+        firstPair[k] = p;
+        this.keyCount = k;
+    }
+
+    private final int keyCount;
+
+    public static Builder builder(long nowMillis, boolean record) {
+        return new Builder(nowMillis, record);
+    }
+
+    /** Milliseconds since the epoch given by the caller's clock, or -1 to use the store's clock. */
+    public long nowMillis() {
+        return nowMillis;
+    }
+
+    /** Whether an allowed call is recorded ({@code false}: only report usage). */
+    public boolean record() {
+        return record;
+    }
+
+    public int keyCount() {
+        return keyCount;
+    }
+
+    public String key(int i) {
+        return keys[i];
+    }
+
+    /** Index of the first pair of key {@code i}; pairs of key i are {@code [firstPair(i), firstPair(i+1))}. */
+    public int firstPair(int i) {
+        return firstPair[i];
+    }
+
+    public int pairCount() {
+        return firstPair[keyCount];
+    }
+
+    public Limit limit(int pair) {
+        return limits[pair];
+    }
+
+    /** Weight charged by this pair; 0 when the call only reports usage. */
+    public long weight(int pair) {
+        return record ? weights[pair] : 0;
+    }
+
+    public int quota(int pair) {
+        return quotas[pair];
+    }
+
+    public String[] keys() {
+        return Arrays.copyOf(keys, keyCount);
+    }
+
+    /** Collects pairs; an exact repeat (same key and quota) is kept once. */
+    public static final class Builder {
+        private final long nowMillis;
+        private final boolean record;
+        private String[] keys = new String[4];
+        private Limit[] limits = new Limit[4];
+        private long[] weights = new long[4];
+        private int[] quotas = new int[4];
+        private int size;
+
+        private Builder(long nowMillis, boolean record) {
+            this.nowMillis = nowMillis;
+            this.record = record;
+        }
+
+        public Builder add(String key, Limit limit, long weight, int quota) {
+            for (int i = 0; i < size; i++) {
+                if (quotas[i] == quota && keys[i].equals(key)) {
+                    return this;
+                }
+                if (keys[i].equals(key) && limits[i].tag().equals(limit.tag())) {
+                    throw new IllegalArgumentException("two limits with the same window " + limit
+                            + " in one call for " + key);
+                }
+            }
+            if (size == keys.length) {
+                int n = size * 2;
+                keys = Arrays.copyOf(keys, n);
+                limits = Arrays.copyOf(limits, n);
+                weights = Arrays.copyOf(weights, n);
+                quotas = Arrays.copyOf(quotas, n);
+            }
+            keys[size] = key;
+            limits[size] = limit;
+            weights[size] = weight;
+            quotas[size] = quota;
+            size++;
+            return this;
+        }
+
+        public StoreCall build() {
+            if (size == 0) {
+                throw new IllegalStateException("a store call needs at least one limit");
+            }
+            return new StoreCall(this);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.github.throttle.engine;
+
+/**
+ * A store's answer to a {@link StoreCall}: whether the call was allowed, and three figures per pair (in the
+ * call's pair order): remaining weight, a wait in milliseconds, and 1 if that pair denied the call.
+ * The wait is the time until the call would fit for a violated pair, else the time until the oldest counted
+ * weight leaves the window (0 when nothing is counted).
+ */
+public record StoreReply(boolean allowed, long[] figures) {
+
+    public long remaining(int pair) {
+        return figures[pair * 3];
+    }
+
+    public long waitMillis(int pair) {
+        return figures[pair * 3 + 1];
+    }
+
+    public boolean violated(int pair) {
+        return figures[pair * 3 + 2] != 0;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StoreReply r && allowed == r.allowed && java.util.Arrays.equals(figures, r.figures);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Boolean.hashCode(allowed) + java.util.Arrays.hashCode(figures);
+    }
+
+    @Override
+    public String toString() {
+        return (allowed ? "allowed" : "denied") + java.util.Arrays.toString(figures);
+    }
+}

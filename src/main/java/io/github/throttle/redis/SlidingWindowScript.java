@@ -1,0 +1,103 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.StoreReply;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The script {@code sliding-window.lua}: its text and SHA-1, how a {@link StoreCall} becomes its KEYS and
+ * ARGV, and how its reply becomes a {@link StoreReply}. The script's header comment is the contract.
+ */
+public final class SlidingWindowScript {
+
+    public static final String RESOURCE = "/io/github/throttle/redis/sliding-window.lua";
+    public static final String TEXT = read();
+    public static final String SHA1 = sha1(TEXT);
+
+    private static final String[] SMALL = new String[64];
+
+    static {
+        for (int i = 0; i < SMALL.length; i++) {
+            SMALL[i] = Integer.toString(i);
+        }
+    }
+
+    private SlidingWindowScript() {
+    }
+
+    /** KEYS: one per identity and bucket. */
+    public static String[] keys(StoreCall call) {
+        return call.keys();
+    }
+
+    /** ARGV as documented in the script header. */
+    public static String[] args(StoreCall call, long expirySlackMillis) {
+        int keys = call.keyCount();
+        int pairs = call.pairCount();
+        String[] a = new String[3 + keys + pairs * 5];
+        a[0] = call.nowMillis() >= 0 ? Long.toString(call.nowMillis()) : "";
+        a[1] = call.record() ? "1" : "0";
+        a[2] = number(expirySlackMillis);
+        int i = 3;
+        for (int k = 0; k < keys; k++) {
+            int from = call.firstPair(k);
+            int to = call.firstPair(k + 1);
+            a[i++] = number(to - from);
+            for (int p = from; p < to; p++) {
+                Limit l = call.limit(p);
+                String[] fixed = l.scriptArgs();
+                a[i++] = fixed[0];
+                a[i++] = fixed[1];
+                a[i++] = fixed[2];
+                a[i++] = fixed[3];
+                a[i++] = number(call.weight(p));
+            }
+        }
+        return a;
+    }
+
+    /** Reads the reply: {@code {allowed, then remaining, wait, violated per pair}}. */
+    public static StoreReply reply(List<Object> reply, StoreCall call) {
+        int pairs = call.pairCount();
+        if (reply == null || reply.size() != 1 + pairs * 3) {
+            throw new IllegalStateException("unexpected script reply for " + pairs + " limits: " + reply);
+        }
+        long[] figures = new long[pairs * 3];
+        for (int i = 0; i < figures.length; i++) {
+            figures[i] = (Long) reply.get(i + 1);
+        }
+        return new StoreReply((Long) reply.get(0) == 1L, figures);
+    }
+
+    private static String number(long n) {
+        return n >= 0 && n < SMALL.length ? SMALL[(int) n] : Long.toString(n);
+    }
+
+    private static String read() {
+        try (InputStream in = SlidingWindowScript.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

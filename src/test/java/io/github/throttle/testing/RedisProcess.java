@@ -1,0 +1,225 @@
+package io.github.throttle.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code redis-server} on a free loopback port, for tests. The binary is {@code $REDIS_SERVER}, else
+ * {@code redis-server} from {@code PATH}, else the one shipped in the {@code embedded-redis} test jar.
+ * Failing to start is an error, never a reason to skip.
+ */
+public final class RedisProcess implements AutoCloseable {
+
+    private static volatile Path binary;
+
+    private final List<String> extraArgs;
+    private final Path dir;
+    private int port;
+    private Process process;
+
+    private RedisProcess(int port, List<String> extraArgs) throws IOException {
+        this.port = port;
+        this.extraArgs = extraArgs;
+        this.dir = Files.createTempDirectory("throttle-redis-");
+    }
+
+    /** Starts a server without persistence on a free port. */
+    public static RedisProcess start(String... extraArgs) {
+        return startOn(0, extraArgs);
+    }
+
+    /** Starts a server on {@code port} (0 = any free port). */
+    public static RedisProcess startOn(int port, String... extraArgs) {
+        try {
+            RedisProcess r = new RedisProcess(port, List.of(extraArgs));
+            r.launch();
+            return r;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The redis-server binary used by this JVM's tests. */
+    public static synchronized Path binary() {
+        if (binary == null) {
+            binary = findBinary();
+        }
+        return binary;
+    }
+
+    private static Path findBinary() {
+        String env = System.getenv("REDIS_SERVER");
+        if (env != null && !env.isBlank()) {
+            Path p = Path.of(env);
+            if (!Files.isExecutable(p)) {
+                throw new IllegalStateException("REDIS_SERVER=" + env + " is not an executable file");
+            }
+            return p;
+        }
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path p = Path.of(d.isEmpty() ? "." : d, "redis-server");
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return extractShipped();
+    }
+
+    private static Path extractShipped() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+        boolean arm = arch.contains("aarch64") || arch.contains("arm");
+        String name;
+        if (os.contains("linux")) {
+            name = arm ? "redis-server-6.2.7-linux-arm64" : "redis-server-6.2.6-v5-linux-amd64";
+        } else if (os.contains("mac")) {
+            name = arm ? "redis-server-6.2.6-v5-darwin-arm64" : "redis-server-6.2.6-v5-darwin-amd64";
+        } else {
+            throw new IllegalStateException("no redis-server on PATH and none shipped for " + os + "/" + arch
+                    + "; install Redis or set REDIS_SERVER");
+        }
+        try (InputStream in = RedisProcess.class.getResourceAsStream("/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("no redis-server on PATH and " + name
+                        + " is missing from the test classpath (com.github.codemonstur:embedded-redis)");
+            }
+            Path target = Files.createTempDirectory("throttle-redis-bin-").resolve("redis-server");
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void launch() throws IOException {
+        IOException last = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            int p = port != 0 ? port : freePort();
+            List<String> cmd = new ArrayList<>(Arrays.asList(binary().toString(),
+                    "--port", Integer.toString(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                    "--daemonize", "no", "--protected-mode", "no", "--dir", dir.toString(), "--logfile", ""));
+            cmd.addAll(extraArgs);
+            Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.log").toFile()).start();
+            if (awaitReady(proc, p)) {
+                this.port = p;
+                this.process = proc;
+                return;
+            }
+            proc.destroyForcibly();
+            last = new IOException("redis-server did not start on port " + p + ": " + log());
+            if (port != 0) {
+                break;
+            }
+        }
+        throw last;
+    }
+
+    private boolean awaitReady(Process proc, int p) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (!proc.isAlive()) {
+                return false;
+            }
+            if (ping(p)) {
+                return true;
+            }
+            try {
+                proc.waitFor(20, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static boolean ping(int p) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", p), 200);
+            s.setSoTimeout(500);
+            s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] buf = new byte[64];
+            int n = s.getInputStream().read(buf);
+            return n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public String log() {
+        try {
+            return Files.readString(dir.resolve("redis.log"));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the server at once (SIGKILL), as a crash would. */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Starts the server again on the same port, empty. */
+    public void restart() {
+        kill();
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        kill();
+    }
+}
