@@ -98,10 +98,14 @@ public final class MemoryStore implements Store {
     }
 
     private StoreReply decideLocked(StoreCall call, long now, int keys) {
+        // first pass reads only: like the script, a call that writes nothing changes nothing
         int pairs = call.pairCount();
         Window[] windows = new Window[pairs];
         long[] b = new long[pairs];
         long[] at = new long[pairs];
+        long[] used = new long[pairs];
+        long[] head = new long[pairs];
+        int[] gone = new int[pairs];
         boolean allowed = true;
         Entry[] byKey = new Entry[keys];
         for (int i = 0; i < keys; i++) {
@@ -112,27 +116,23 @@ public final class MemoryStore implements Store {
                 Window w = e == null ? null : e.window(l.tag());
                 long block = Math.floorDiv(now, l.precisionMillis());
                 long when = now;
-                Window live = null;
                 if (w != null && w.t > 0) {
                     if (block < w.n) {
                         // the clock went back: keep counting in the newest sub-bucket
                         block = w.n;
                         when = w.n * l.precisionMillis();
                     }
-                    if (w.n >= block - l.blocks() + 1) {
-                        w.expire(block - l.blocks() + 1);
-                        live = w;
-                    } else {
-                        w.clear();
+                    long trim = block - l.blocks() + 1;
+                    if (w.n >= trim) {
+                        windows[p] = w;
+                        gone[p] = w.leaving(trim);
+                        used[p] = w.t - w.weightOfOldest(gone[p]);
+                        head[p] = w.block(gone[p]);
                     }
-                } else if (w != null) {
-                    w.clear();
                 }
-                windows[p] = live;
                 b[p] = block;
                 at[p] = when;
-                long used = live == null ? 0 : live.t;
-                if (used + call.weight(p) > l.limit()) {
+                if (used[p] + call.weight(p) > l.limit()) {
                     allowed = false;
                 }
             }
@@ -156,7 +156,10 @@ public final class MemoryStore implements Store {
                         if (w == null) {
                             w = e.add(l.tag());
                         }
+                        w.clear();
                         windows[p] = w;
+                    } else {
+                        w.drop(gone[p]);
                     }
                     long weight = call.weight(p);
                     if (w.t == 0) {
@@ -172,6 +175,9 @@ public final class MemoryStore implements Store {
                         fresh = true;
                     }
                     w.t += weight;
+                    used[p] = w.t;
+                    head[p] = w.h;
+                    gone[p] = 0;
                     ends = Math.max(ends, (w.n + l.blocks()) * l.precisionMillis() - now);
                 }
                 if (fresh) {
@@ -183,15 +189,14 @@ public final class MemoryStore implements Store {
         long[] figures = new long[pairs * 3];
         for (int p = 0; p < pairs; p++) {
             Limit l = call.limit(p);
-            Window w = windows[p];
-            long used = w == null ? 0 : w.t;
             long weight = call.weight(p);
-            figures[p * 3] = Math.max(0, l.limit() - used);
-            if (!allowed && used + weight > l.limit()) {
-                figures[p * 3 + 1] = (w.blockFreeing(used + weight - l.limit()) + l.blocks()) * l.precisionMillis() - at[p];
+            figures[p * 3] = Math.max(0, l.limit() - used[p]);
+            if (!allowed && used[p] + weight > l.limit()) {
+                long block = windows[p].blockFreeing(gone[p], used[p] + weight - l.limit());
+                figures[p * 3 + 1] = (block + l.blocks()) * l.precisionMillis() - at[p];
                 figures[p * 3 + 2] = 1;
-            } else if (used > 0) {
-                figures[p * 3 + 1] = (w.h + l.blocks()) * l.precisionMillis() - at[p];
+            } else if (used[p] > 0) {
+                figures[p * 3 + 1] = (head[p] + l.blocks()) * l.precisionMillis() - at[p];
             }
         }
         return new StoreReply(allowed, figures);
@@ -308,14 +313,39 @@ public final class MemoryStore implements Store {
             first = 0;
         }
 
-        /** Drops sub-buckets before {@code trim}; the newest one is never before it. */
-        void expire(long trim) {
-            while (h < trim) {
-                t -= older[first * 2 % older.length + 1];
-                count--;
-                first = (first + 1) % (older.length / 2);
-                h = count > 0 ? older[first * 2] : n;
+        private int at(int i) {
+            return (first + i) % (older.length / 2);
+        }
+
+        /** How many of the oldest sub-buckets are before {@code trim} (the newest one never is). */
+        int leaving(long trim) {
+            int i = 0;
+            while (i < count && older[at(i) * 2] < trim) {
+                i++;
             }
+            return i;
+        }
+
+        /** Weight of the {@code i} oldest sub-buckets. */
+        long weightOfOldest(int i) {
+            long sum = 0;
+            for (int j = 0; j < i; j++) {
+                sum += older[at(j) * 2 + 1];
+            }
+            return sum;
+        }
+
+        /** The block of the {@code i}-th oldest sub-bucket; {@code n} past the queue. */
+        long block(int i) {
+            return i < count ? older[at(i) * 2] : n;
+        }
+
+        /** Forgets the {@code i} oldest sub-buckets. */
+        void drop(int i) {
+            t -= weightOfOldest(i);
+            first = count == i ? 0 : at(i);
+            count -= i;
+            h = block(0);
         }
 
         /** Moves the newest sub-bucket into the queue and starts sub-bucket {@code b}. */
@@ -337,14 +367,13 @@ public final class MemoryStore implements Store {
             n = b;
         }
 
-        /** The sub-bucket whose leaving frees at least {@code need} weight, walking from the oldest. */
-        long blockFreeing(long need) {
+        /** Walking from the {@code skip}-th oldest, the sub-bucket whose leaving frees at least {@code need}. */
+        long blockFreeing(int skip, long need) {
             long freed = 0;
-            for (int i = 0; i < count; i++) {
-                int at = (first + i) % (older.length / 2);
-                freed += older[at * 2 + 1];
+            for (int i = skip; i < count; i++) {
+                freed += older[at(i) * 2 + 1];
                 if (freed >= need) {
-                    return older[at * 2];
+                    return older[at(i) * 2];
                 }
             }
             return n;

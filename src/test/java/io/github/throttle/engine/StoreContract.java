@@ -22,11 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 public abstract class StoreContract {
 
-    static final long SECOND = 1000;
-    static final long MINUTE = 60 * SECOND;
-    static final long HOUR = 60 * MINUTE;
+    protected static final long SECOND = 1000;
+    protected static final long MINUTE = 60 * SECOND;
+    protected static final long HOUR = 60 * MINUTE;
     /** 2026-11-22T18:00:00Z: the seed's examples speak of 6 PM. */
-    static final long SIX_PM = Instant.parse("2026-11-22T18:00:00Z").toEpochMilli();
+    protected static final long SIX_PM = Instant.parse("2026-11-22T18:00:00Z").toEpochMilli();
 
     protected abstract Store store();
 

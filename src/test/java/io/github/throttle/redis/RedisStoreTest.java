@@ -1,0 +1,120 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.Decision;
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Store;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.StoreContract;
+import io.github.throttle.engine.StoreReply;
+import io.github.throttle.testing.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RedisStoreTest extends StoreContract {
+
+    private static RedisProcess redis;
+    private static RedisStore store;
+    private static RedisClient client;
+    private static StatefulRedisConnection<String, String> connection;
+    private static RedisCommands<String, String> commands;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+        store = new RedisStore(redis.uri(), Duration.ofSeconds(5));
+        client = RedisClient.create(redis.uri());
+        connection = client.connect();
+        commands = connection.sync();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        store.close();
+        connection.close();
+        client.shutdown();
+        redis.close();
+    }
+
+    @Override
+    protected Store store() {
+        return store;
+    }
+
+    @Test
+    void theKeyExpiresAfterTheLongestDuration() {
+        String key = freshKey();
+        long now = System.currentTimeMillis();
+        call(now, key, Limit.fixed(10, SECOND), Limit.of(100, HOUR, MINUTE), Limit.fixed(50, MINUTE));
+        long ttl = commands.pttl(key);
+        // the newest sub-bucket of the hour leaves the window between 59 and 60 minutes from now
+        assertTrue(ttl > HOUR - MINUTE - 5 * SECOND && ttl <= HOUR, "pttl " + ttl);
+        assertEquals("hash", commands.type(key));
+    }
+
+    @Test
+    void aBucketSharedWithAShorterWindowKeepsTheLongerExpiry() {
+        String key = freshKey();
+        call(SIX_PM, key, Limit.fixed(10, HOUR));
+        assertTrue(commands.pttl(key) > HOUR - 10 * SECOND);
+        call(SIX_PM + 1, key, Limit.fixed(10, SECOND));
+        assertTrue(commands.pttl(key) > HOUR - 10 * SECOND);
+    }
+
+    @Test
+    void afterScriptFlushTheNextCallSucceeds() {
+        String key = freshKey();
+        long now = System.currentTimeMillis();
+        assertTrue(call(now, key, Limit.fixed(2, MINUTE)).allowed());
+        assertEquals("OK", commands.scriptFlush());
+        assertFalse(commands.scriptExists(SlidingWindowScript.SHA1).get(0));
+        Decision d = call(now + 1, key, Limit.fixed(2, MINUTE));
+        assertTrue(d.allowed());
+        assertEquals(0, d.remaining());
+        assertTrue(commands.scriptExists(SlidingWindowScript.SHA1).get(0), "reloaded under the same SHA-1");
+    }
+
+    @Test
+    void withTheServerClockDecisionsAgreeWithRedisTime() {
+        String key = freshKey();
+        Limit limit = Limit.fixed(1, 10 * SECOND);
+        List<String> time = commands.time();
+        long before = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        StoreCall first = StoreCall.builder(-1, true).add(key, limit, 1, 0).build();
+        StoreReply r1 = store.decide(first).toCompletableFuture().join();
+        time = commands.time();
+        long after = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        assertTrue(r1.allowed());
+        StoreCall second = StoreCall.builder(-1, true).add(key, limit, 1, 0).build();
+        StoreReply r2 = store.decide(second).toCompletableFuture().join();
+        assertFalse(r2.allowed());
+        // the window ends at the next multiple of 10 s of the server clock
+        long end = (before / 10_000 + 1) * 10_000;
+        long wait = r2.waitMillis(0);
+        assertTrue(wait <= end - before && wait >= end - after - 1000, "wait " + wait + " for end " + end
+                + " between " + before + " and " + after);
+        assertEquals(String.valueOf(end / 10_000 - 1), commands.hget(key, limit.tag() + "n"));
+    }
+
+    @Test
+    void oneIdentityWithThreeLimitsIsOneHashOfAFewFields() {
+        String key = freshKey();
+        long now = SIX_PM;
+        for (int i = 0; i < 5; i++) {
+            call(now + i * MINUTE, key, Limit.fixed(10, SECOND), Limit.fixed(120, MINUTE), Limit.of(240, HOUR, MINUTE));
+        }
+        // 4 fields per window + 4 closed sub-buckets of the hour
+        assertEquals(16, commands.hlen(key).longValue());
+        assertEquals(1, commands.keys(key + "*").size());
+    }
+}

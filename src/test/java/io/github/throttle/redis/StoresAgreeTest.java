@@ -1,0 +1,120 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.StoreReply;
+import io.github.throttle.memory.MemoryStore;
+import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.RedisProcess;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The differential test: the same random calls through the Redis script and the embedded store must give
+ * identical decisions, remaining weights and waits.
+ */
+class StoresAgreeTest {
+
+    private static final long DAY = 86_400_000L;
+
+    @Test
+    void redisAndMemoryGiveIdenticalAnswersToTwentyThousandRandomCalls() {
+        long seed = Long.getLong("throttle.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        List<Limit[]> plans = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            plans.add(randomPlan(rnd));
+        }
+        // two tight plans, so that denials are frequent whatever the seed
+        plans.add(new Limit[] {Limit.of(3, 1000, 100), Limit.of(20, 60_000, 1000)});
+        plans.add(new Limit[] {Limit.of(2, 50, 7)});
+        int identities = 8;
+        long now = 1_763_800_000_000L + rnd.nextInt(1_000_000);
+        MutableClock clock = new MutableClock(now);
+        int allowed = 0;
+        int denied = 0;
+        try (RedisProcess redis = RedisProcess.start();
+             RedisStore viaRedis = new RedisStore(RedisURI.create(redis.uri()), Duration.ofSeconds(10), 7 * DAY);
+             MemoryStore inMemory = new MemoryStore(clock, 7 * DAY)) {
+            for (int n = 0; n < 20_000; n++) {
+                now += step(rnd);
+                clock.set(now);
+                Limit[] plan = plans.get(rnd.nextInt(plans.size()));
+                boolean record = rnd.nextInt(20) != 0;
+                StoreCall.Builder b = StoreCall.builder(now, record);
+                int keys = 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
+                Set<String> used = new HashSet<>();
+                for (int k = 0; k < keys; k++) {
+                    String key = "diff:" + rnd.nextInt(identities);
+                    if (!used.add(key)) {
+                        continue;
+                    }
+                    for (int i = 0; i < plan.length; i++) {
+                        long max = Math.min(plan[i].limit(), 5);
+                        b.add(key, plan[i], 1 + (rnd.nextInt(3) == 0 ? rnd.nextInt((int) max) : 0), i);
+                    }
+                }
+                StoreCall call = b.build();
+                StoreReply expected = inMemory.decideNow(call);
+                StoreReply actual = viaRedis.decide(call).toCompletableFuture().join();
+                final int callNo = n;
+                final long at = now;
+                assertEquals(expected, actual, () -> "call " + callNo + " at " + at + " (seed " + seed + ")");
+                if (expected.allowed()) {
+                    allowed++;
+                } else {
+                    denied++;
+                }
+            }
+        }
+        // the workload must exercise both answers
+        assertTrue(allowed > 2000 && denied > 800, "allowed " + allowed + ", denied " + denied);
+    }
+
+    private static Limit[] randomPlan(Random rnd) {
+        int count = 1 + rnd.nextInt(3);
+        List<Limit> limits = new ArrayList<>();
+        Set<String> tags = new HashSet<>();
+        while (limits.size() < count) {
+            long duration = switch (rnd.nextInt(5)) {
+                case 0 -> 1 + rnd.nextInt(50);              // milliseconds
+                case 1 -> 100 + rnd.nextInt(2000);
+                case 2 -> 1000 * (1 + rnd.nextInt(60));
+                case 3 -> 60_000L * (1 + rnd.nextInt(10));
+                default -> 3_600_000L;
+            };
+            long precision = switch (rnd.nextInt(4)) {
+                case 0 -> duration;                          // fixed window
+                case 1 -> Math.max(1, duration / (1 + rnd.nextInt(10)));
+                case 2 -> 1 + (long) rnd.nextInt((int) Math.min(duration, Integer.MAX_VALUE));
+                default -> Math.max(1, duration / 60);
+            };
+            long limit = 1 + rnd.nextInt(rnd.nextBoolean() ? 6 : 60);
+            Limit l = Limit.of(limit, duration, precision);
+            if (tags.add(l.tag())) {
+                limits.add(l);
+            }
+        }
+        return limits.toArray(Limit[]::new);
+    }
+
+    private static long step(Random rnd) {
+        return switch (rnd.nextInt(40)) {
+            case 0 -> 3_600_000L + rnd.nextInt(10_000_000);  // a long idle gap
+            case 1 -> 60_000L + rnd.nextInt(600_000);
+            case 2 -> -rnd.nextInt(3000);                    // the clock steps back
+            case 3, 4, 5 -> rnd.nextInt(5000);
+            default -> rnd.nextInt(rnd.nextInt(4) == 0 ? 200 : 2);
+        };
+    }
+}
