@@ -1,0 +1,31 @@
+package io.github.throttle.cdi;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import java.security.Principal;
+import java.util.Optional;
+
+/** The current principal, from the container's built-in {@link Principal} bean when there is one. */
+@ApplicationScoped
+public class PrincipalLookup {
+
+    @Inject
+    Instance<Principal> principal;
+
+    Optional<Principal> current() {
+        try {
+            if (principal.isResolvable()) {
+                Principal p = principal.get();
+                if (p != null && p.getName() != null && !p.getName().isEmpty() && !"ANONYMOUS".equals(p.getName())
+                        && !"anonymous".equals(p.getName())) {
+                    return Optional.of(p);
+                }
+            }
+        } catch (RuntimeException e) {
+            // no security context active for this call
+        }
+        return Optional.empty();
+    }
+}

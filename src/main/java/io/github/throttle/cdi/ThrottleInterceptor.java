@@ -1,0 +1,63 @@
+package io.github.throttle.cdi;
+
+import io.github.throttle.Caller;
+import io.github.throttle.Decision;
+import io.github.throttle.Throttle;
+import io.github.throttle.ThrottledException;
+import io.github.throttle.plan.MethodPlan;
+import io.github.throttle.plan.Throttling;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+import java.lang.reflect.Method;
+import java.security.Principal;
+import java.util.Optional;
+
+/**
+ * Throttles {@link Throttle}d CDI bean methods: a denied call throws {@link ThrottledException}. JAX-RS
+ * resource methods are left to the HTTP filter, which decides before the request entity is read, so each
+ * call is counted once.
+ */
+@Throttle(limit = 1)
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_AFTER + 100)
+public class ThrottleInterceptor {
+
+    @Inject
+    ThrottleRuntime runtime;
+
+    @Inject
+    PrincipalLookup principals;
+
+    @AroundInvoke
+    Object throttle(InvocationContext ctx) throws Exception {
+        Method method = ctx.getMethod();
+        Throttling throttling = runtime.throttling();
+        MethodPlan plan = throttling.plan(method.getDeclaringClass(), method);
+        if (plan.httpEndpoint() || !throttling.active(plan)) {
+            return ctx.proceed();
+        }
+        Decision d = throttling.decide(plan, new BeanCaller(method, principals.current()))
+                .toCompletableFuture().join();
+        if (!d.allowed()) {
+            throw new ThrottledException(d);
+        }
+        return ctx.proceed();
+    }
+
+    /** The caller of a bean method: its principal if the container knows one; no address, no headers. */
+    private record BeanCaller(Method method, Optional<Principal> principal) implements Caller {
+        @Override
+        public Optional<String> clientAddress() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> header(String name) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.github.throttle.config;
+
+import io.github.throttle.redis.RedisUris;
+import io.lettuce.core.RedisURI;
+import org.eclipse.microprofile.config.Config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The {@code throttle.*} settings, read and checked once at start-up. Every bad value fails with a message
+ * naming its key.
+ */
+public record ThrottleSettings(
+        boolean enabled,
+        Optional<String> redisUri,
+        boolean redisCluster,
+        Duration redisTimeout,
+        String keyPrefix,
+        boolean clientTime,
+        boolean denyOnFailure,
+        HeaderStyle headers,
+        List<Cidr> trustedProxies,
+        String keyHeader) {
+
+    /** Which rate-limit fields responses carry. */
+    public enum HeaderStyle {
+        /** {@code RateLimit-Policy} and {@code RateLimit} (draft-ietf-httpapi-ratelimit-headers). */
+        IETF,
+        /** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining}, {@code X-RateLimit-Reset}. */
+        X_RATELIMIT,
+        /** None (a denied call still gets {@code Retry-After}). */
+        NONE
+    }
+
+    public static final String ENABLED = "throttle.enabled";
+    public static final String REDIS_URI = "throttle.redis.uri";
+    public static final String REDIS_CLUSTER = "throttle.redis.cluster";
+    public static final String REDIS_TIMEOUT = "throttle.redis.timeout";
+    public static final String KEY_PREFIX = "throttle.key-prefix";
+    public static final String TIME_SOURCE = "throttle.time-source";
+    public static final String ON_STORE_FAILURE = "throttle.on-store-failure";
+    public static final String HEADERS = "throttle.headers";
+    public static final String TRUSTED_PROXIES = "throttle.forwarded.trusted-proxies";
+    public static final String KEY_HEADER = "throttle.key.header";
+
+    public static ThrottleSettings read(Config config) {
+        boolean enabled = bool(config, ENABLED, true);
+        Optional<String> uri = string(config, REDIS_URI).filter(s -> !s.isBlank()).map(String::trim);
+        boolean cluster = bool(config, REDIS_CLUSTER, false);
+        uri.ifPresent(u -> checkUri(u, cluster));
+        Duration timeout = string(config, REDIS_TIMEOUT).map(v -> {
+            try {
+                return Durations.parse(v);
+            } catch (IllegalArgumentException e) {
+                throw invalid(REDIS_TIMEOUT, v, e.getMessage());
+            }
+        }).orElse(Duration.ofMillis(500));
+        if (timeout.toMillis() < 1 || timeout.toMillis() > 60_000) {
+            throw invalid(REDIS_TIMEOUT, timeout.toMillis() + "ms", "must be between 1 ms and 60 s");
+        }
+        String prefix = string(config, KEY_PREFIX).map(String::trim).orElse("throttle");
+        try {
+            new io.github.throttle.engine.KeyCodec(prefix);
+        } catch (IllegalArgumentException e) {
+            throw invalid(KEY_PREFIX, prefix, e.getMessage());
+        }
+        boolean client = choice(config, TIME_SOURCE, "redis", "redis", "client").equals("client");
+        boolean deny = choice(config, ON_STORE_FAILURE, "allow", "allow", "deny").equals("deny");
+        HeaderStyle headers = switch (choice(config, HEADERS, "ietf", "ietf", "x-ratelimit", "none")) {
+            case "x-ratelimit" -> HeaderStyle.X_RATELIMIT;
+            case "none" -> HeaderStyle.NONE;
+            default -> HeaderStyle.IETF;
+        };
+        List<Cidr> proxies = new ArrayList<>();
+        for (String c : string(config, TRUSTED_PROXIES).orElse("").split(",")) {
+            if (!c.isBlank()) {
+                try {
+                    proxies.add(Cidr.parse(c));
+                } catch (IllegalArgumentException e) {
+                    throw invalid(TRUSTED_PROXIES, c.trim(), e.getMessage());
+                }
+            }
+        }
+        String header = string(config, KEY_HEADER).map(String::trim).orElse("X-API-Key");
+        if (header.isEmpty() || !header.chars().allMatch(ch -> ch > 32 && ch < 127 && "()<>@,;:\\\"/[]?={}".indexOf(ch) < 0)) {
+            throw invalid(KEY_HEADER, header, "must be an HTTP header name");
+        }
+        return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, deny, headers, List.copyOf(proxies), header);
+    }
+
+    private static void checkUri(String uri, boolean cluster) {
+        String[] parts = cluster ? uri.split(",") : new String[] {uri};
+        for (String p : parts) {
+            String u = p.trim();
+            try {
+                RedisURI parsed = RedisURI.create(u);
+                if (parsed.getHost() == null && parsed.getSentinels().isEmpty() && parsed.getSocket() == null) {
+                    throw new IllegalArgumentException("no host");
+                }
+                if (cluster && !parsed.getSentinels().isEmpty()) {
+                    throw new IllegalArgumentException("a cluster takes redis:// or rediss:// seed URIs, not sentinels");
+                }
+            } catch (RuntimeException e) {
+                throw new InvalidThrottleException("Invalid " + REDIS_URI + "=" + RedisUris.redact(u)
+                        + ": not a Redis URI (redis://host:port, rediss://..., redis-sentinel://host:port/0#master"
+                        + (cluster ? ", or a comma-separated list of seeds" : "") + "): "
+                        + RedisUris.redact(String.valueOf(e.getMessage())));
+            }
+        }
+    }
+
+    private static Optional<String> string(Config config, String key) {
+        return config.getOptionalValue(key, String.class);
+    }
+
+    private static boolean bool(Config config, String key, boolean dflt) {
+        return string(config, key).map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(key, v, "must be true or false");
+        }).orElse(dflt);
+    }
+
+    private static String choice(Config config, String key, String dflt, String... allowed) {
+        String v = string(config, key).map(s -> s.trim().toLowerCase(Locale.ROOT)).orElse(dflt);
+        for (String a : allowed) {
+            if (a.equals(v)) {
+                return v;
+            }
+        }
+        throw invalid(key, v, "must be one of " + String.join(", ", allowed));
+    }
+
+    static InvalidThrottleException invalid(String key, String value, String why) {
+        return new InvalidThrottleException("Invalid " + key + "=" + value + ": " + why);
+    }
+}

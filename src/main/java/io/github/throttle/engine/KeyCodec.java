@@ -1,0 +1,68 @@
+package io.github.throttle.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * Builds the store key of a (bucket, identity): {@code <prefix>:<bucket>:<identity>}.
+ *
+ * <p>Each part is kept as it is when short and made of plain characters, else replaced by {@code ~} and the
+ * base64url SHA-256 of its UTF-8 bytes. Plain parts never contain {@code ~}, the bucket part never contains
+ * {@code :}, so the encoding is injective (up to SHA-256 collisions); no key contains {@code {} or
+ * {@code }} (a caller cannot pick a Redis Cluster hash tag), CR, LF or spaces, and every key is at most
+ * {@link #MAX_KEY_BYTES} bytes.
+ */
+public final class KeyCodec {
+
+    public static final int MAX_KEY_BYTES = 200;
+    public static final int MAX_PREFIX = 40;
+    private static final int MAX_PLAIN = 64;
+
+    private final String prefix;
+
+    public KeyCodec(String prefix) {
+        if (prefix.isEmpty() || prefix.length() > MAX_PREFIX || !plain(prefix, false)) {
+            throw new IllegalArgumentException("the key prefix must be 1 to " + MAX_PREFIX
+                    + " characters among A-Z a-z 0-9 . _ - # $ @, was '" + prefix + "'");
+        }
+        this.prefix = prefix + ":";
+    }
+
+    /** The encoded bucket part; compute once per bucket. */
+    public String bucketPart(String bucket) {
+        return plain(bucket, false) && bucket.length() <= MAX_PLAIN ? bucket : hashed(bucket);
+    }
+
+    /** The key of an identity in a bucket whose part is {@code bucketPart}. */
+    public String key(String bucketPart, String identity) {
+        String id = identity.length() <= MAX_PLAIN && plain(identity, true) ? identity : hashed(identity);
+        return prefix.concat(bucketPart).concat(":").concat(id);
+    }
+
+    private static boolean plain(String s, boolean colonAllowed) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-' || c == '#' || c == '$' || c == '@' || c == '*'
+                    || c == '/' || c == '=' || c == '+' || (colonAllowed && c == ':');
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String hashed(String s) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return "~" + Base64.getUrlEncoder().withoutPadding().encodeToString(d);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.github.throttle.jaxrs;
+
+import io.github.throttle.Caller;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.SecurityContext;
+
+import java.lang.reflect.Method;
+import java.security.Principal;
+import java.util.Optional;
+
+/** A JAX-RS request as seen by identity resolvers; the client address is worked out only if asked for. */
+final class HttpCaller implements Caller {
+
+    private final ContainerRequestContext ctx;
+    private final Method method;
+    private final PeerAddress peer;
+    private final ForwardedFor forwarded;
+    private String client;
+
+    HttpCaller(ContainerRequestContext ctx, Method method, PeerAddress peer, ForwardedFor forwarded) {
+        this.ctx = ctx;
+        this.method = method;
+        this.peer = peer;
+        this.forwarded = forwarded;
+    }
+
+    @Override
+    public Optional<String> clientAddress() {
+        if (client == null) {
+            var h = ctx.getHeaders();
+            client = forwarded.client(peer.of(ctx), h.get("Forwarded"), h.get("X-Forwarded-For"));
+            if (client == null) {
+                client = "";
+            }
+        }
+        return client.isEmpty() ? Optional.empty() : Optional.of(client);
+    }
+
+    @Override
+    public Optional<Principal> principal() {
+        SecurityContext sc = ctx.getSecurityContext();
+        return sc == null ? Optional.empty() : Optional.ofNullable(sc.getUserPrincipal());
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(ctx.getHeaders().getFirst(name));
+    }
+
+    @Override
+    public Method method() {
+        return method;
+    }
+}

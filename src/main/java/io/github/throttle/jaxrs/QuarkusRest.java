@@ -1,0 +1,72 @@
+package io.github.throttle.jaxrs;
+
+import io.github.throttle.Decision;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+/**
+ * What only Quarkus REST offers: suspending a request while the store decides (no thread waits, not even
+ * an event loop), and the Vert.x peer address. Touched only when its classes are on the class path.
+ */
+final class QuarkusRest {
+
+    static final boolean PRESENT = present();
+
+    private QuarkusRest() {
+    }
+
+    private static boolean present() {
+        try {
+            Class.forName("org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext", false,
+                    QuarkusRest.class.getClassLoader());
+            Class.forName("io.vertx.core.http.HttpServerRequest", false, QuarkusRest.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    static boolean handles(ContainerRequestContext ctx) {
+        return ctx instanceof ResteasyReactiveContainerRequestContext;
+    }
+
+    /** Suspends the request until the decision is in, applies it, then resumes. */
+    static boolean suspend(ContainerRequestContext ctx, CompletableFuture<Decision> decision,
+                           BiConsumer<ContainerRequestContext, Decision> apply) {
+        if (!(ctx instanceof ResteasyReactiveContainerRequestContext rr)) {
+            return false;
+        }
+        rr.suspend();
+        decision.whenComplete((d, e) -> {
+            try {
+                if (e != null) {
+                    rr.resume(e);
+                    return;
+                }
+                apply.accept(ctx, d);
+                rr.resume();
+            } catch (RuntimeException ex) {
+                rr.resume(ex);
+            }
+        });
+        return true;
+    }
+
+    static String peer(ContainerRequestContext ctx) {
+        if (ctx instanceof ResteasyReactiveContainerRequestContext rr
+                && rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext rc) {
+            HttpServerRequest req = rc.serverRequest().unwrap(HttpServerRequest.class);
+            if (req != null) {
+                SocketAddress a = req.remoteAddress();
+                return a == null ? null : ForwardedFor.address(a.hostAddress());
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,103 @@
+package io.github.throttle.plan;
+
+import io.github.throttle.Caller;
+import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.StoreCall;
+
+import java.lang.reflect.Method;
+
+/**
+ * Everything needed to throttle one method, resolved once from its annotations and configuration: the
+ * limits in declaration order, their weights, buckets and identity resolvers.
+ */
+public final class MethodPlan {
+
+    private final Method method;
+    private final String target;
+    private final boolean enabled;
+    private final boolean httpEndpoint;
+    private final Limit[] quotas;
+    private final long[] weights;
+    private final String[] bucketParts;
+    private final Identity[][] identities;
+
+    MethodPlan(Method method, String target, boolean enabled, boolean httpEndpoint, Limit[] quotas, long[] weights,
+               String[] bucketParts, Identity[][] identities) {
+        this.method = method;
+        this.target = target;
+        this.enabled = enabled;
+        this.httpEndpoint = httpEndpoint;
+        this.quotas = quotas;
+        this.weights = weights;
+        this.bucketParts = bucketParts;
+        this.identities = identities;
+    }
+
+    public Method method() {
+        return method;
+    }
+
+    /** {@code Class#method}, for messages. */
+    public String target() {
+        return target;
+    }
+
+    /** False when switched off by {@code .../Throttle/enabled=false} or when the method has no limit. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Whether this is a JAX-RS resource method: the HTTP filter decides it, not the CDI interceptor. */
+    public boolean httpEndpoint() {
+        return httpEndpoint;
+    }
+
+    public Limit[] quotas() {
+        return quotas;
+    }
+
+    public long weight(int quota) {
+        return weights[quota];
+    }
+
+    /** The store call for one invocation: each limit for each identity of the caller. */
+    public StoreCall call(Caller caller, KeyCodec codec, long now) {
+        StoreCall.Builder b = StoreCall.builder(now, true);
+        String fallback = null;
+        Identity[] lastSet = null;
+        String[] lastIds = null;
+        for (int q = 0; q < quotas.length; q++) {
+            Identity[] set = identities[q];
+            String[] ids;
+            if (set == lastSet) {
+                ids = lastIds;
+            } else {
+                ids = new String[Math.max(1, set.length)];
+                for (int i = 0; i < set.length; i++) {
+                    ids[i] = set[i].resolve(caller);
+                }
+                for (int i = 0; i < ids.length; i++) {
+                    if (ids[i] == null) {
+                        // never a shared empty bucket: charge the caller's default identity instead
+                        if (fallback == null) {
+                            fallback = Identity.fallback(caller);
+                        }
+                        ids[i] = fallback;
+                    }
+                }
+                lastSet = set;
+                lastIds = ids;
+            }
+            for (String id : ids) {
+                b.add(codec.key(bucketParts[q], id), quotas[q], weights[q], q);
+            }
+        }
+        return b.build();
+    }
+
+    @Override
+    public String toString() {
+        return target + (enabled ? java.util.Arrays.toString(quotas) : " (disabled)");
+    }
+}
