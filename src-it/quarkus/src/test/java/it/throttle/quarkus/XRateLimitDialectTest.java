@@ -1,0 +1,39 @@
+package it.throttle.quarkus;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
+
+/** {@code throttle.headers=x-ratelimit}. */
+@QuarkusTest
+@TestProfile(XRateLimitDialectTest.Profile.class)
+class XRateLimitDialectTest {
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("throttle.headers", "x-ratelimit");
+        }
+    }
+
+    @Test
+    void theXRateLimitTrioReplacesTheIetfFields() {
+        given().header("X-Forwarded-For", "10.9.9.1").get("/it/weighted").then().statusCode(200)
+                .header("X-RateLimit-Limit", equalTo("10"))
+                .header("X-RateLimit-Remaining", equalTo("6"))
+                .header("X-RateLimit-Reset", matchesPattern("\\d+"))
+                .header("RateLimit", nullValue());
+        given().header("X-Forwarded-For", "10.9.9.1").get("/it/weighted").then().statusCode(200);
+        given().header("X-Forwarded-For", "10.9.9.1").get("/it/weighted").then().statusCode(429)
+                .header("Retry-After", matchesPattern("[1-9]\\d*"))
+                .header("X-RateLimit-Remaining", equalTo("2"));
+    }
+}

@@ -1,0 +1,248 @@
+package it.throttle.scenarios;
+
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The HTTP behaviour of Throttle, as any client sees it. Each runtime's suite extends this class and points
+ * REST Assured at its server ({@link #baseUri()}, {@link #port()}). Every test is a different client
+ * (a random address sent through the trusted loopback proxy), so tests never share a quota.
+ */
+public abstract class ThrottleScenarios {
+
+    protected abstract String baseUri();
+
+    protected abstract int port();
+
+    private final String client = "10." + rnd() + "." + rnd() + "." + rnd();
+
+    private static int rnd() {
+        return ThreadLocalRandom.current().nextInt(1, 255);
+    }
+
+    protected RequestSpecification as(String address) {
+        return RestAssured.given().baseUri(baseUri()).port(port()).header("X-Forwarded-For", address);
+    }
+
+    protected RequestSpecification me() {
+        return as(client);
+    }
+
+    @Test
+    public void status429IsReturnedOnceTheQuotaIsSpentWithEveryField() {
+        for (int i = 1; i <= 3; i++) {
+            me().get("/it/fixed").then().statusCode(200).body(equalTo("fixed"))
+                    .header("RateLimit-Policy", equalTo("\"1h\";q=3;w=3600"))
+                    .header("RateLimit", matchesPattern("\"1h\";r=" + (3 - i) + ";t=\\d+"));
+        }
+        Response r = me().get("/it/fixed");
+        r.then().statusCode(429)
+                .contentType(containsString("application/problem+json"))
+                .header("Retry-After", matchesPattern("[1-9]\\d*"))
+                .header("RateLimit-Policy", equalTo("\"1h\";q=3;w=3600"))
+                .header("RateLimit", matchesPattern("\"1h\";r=0;t=\\d+"))
+                .body("type", equalTo("https://iana.org/assignments/http-problem-types#quota-exceeded"))
+                .body("title", equalTo("Too Many Requests"))
+                .body("status", equalTo(429))
+                .body("detail", containsString("retry in"))
+                .body("violated-policies", equalTo(List.of("1h")));
+        long retry = Long.parseLong(r.header("Retry-After"));
+        assertTrue(retry > 0 && retry <= 3600, "Retry-After " + retry);
+        String t = r.header("RateLimit").replaceAll(".*t=(\\d+).*", "$1");
+        assertEquals(retry, Long.parseLong(t), "RateLimit t of the violated policy is the Retry-After");
+    }
+
+    @Test
+    public void endpointsWithoutThrottleCarryNoFields() {
+        me().get("/it/open").then().statusCode(200).header("RateLimit", nullValue()).header("RateLimit-Policy", nullValue());
+    }
+
+    @Test
+    public void theShortLimitRecoversWhileTheLongOneStillDenies() {
+        me().get("/it/multi").then().statusCode(200)
+                .header("RateLimit-Policy", equalTo("\"300ms\";q=2;w=1, \"1h\";q=4;w=3600"));
+        me().get("/it/multi").then().statusCode(200);
+        me().get("/it/multi").then().statusCode(429).body("violated-policies", equalTo(List.of("300ms")))
+                .header("Retry-After", equalTo("1"));
+        untilAllowed("/it/multi");
+        untilAllowed("/it/multi");
+        // the hour now holds 4: recovering the short window is no longer enough
+        Response r = me().get("/it/multi");
+        r.then().statusCode(429).body("violated-policies", hasItem("1h"));
+        assertTrue(Long.parseLong(r.header("Retry-After")) > 3000, r.header("Retry-After"));
+    }
+
+    /** Denied calls record nothing, so asking again until allowed does not change the counts. */
+    private void untilAllowed(String path) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            int status = me().get(path).statusCode();
+            if (status == 200) {
+                return;
+            }
+            assertEquals(429, status);
+        }
+        throw new AssertionError(path + " stayed denied for 5 s");
+    }
+
+    @Test
+    public void aWeightedCallSpendsItsWeight() {
+        me().get("/it/weighted").then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=6;t=\\d+"));
+        me().get("/it/weighted").then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=2;t=\\d+"));
+        me().get("/it/weighted").then().statusCode(429).header("RateLimit", matchesPattern("\"1h\";r=2;t=\\d+"));
+    }
+
+    @Test
+    public void targetsWithTheSameNameShareOneQuota() {
+        me().get("/it/shared-a").then().statusCode(200).header("RateLimit-Policy", equalTo("\"shared-1h\";q=3;w=3600"));
+        me().get("/it/shared-b").then().statusCode(200);
+        me().get("/it/shared-a").then().statusCode(200);
+        me().get("/it/shared-b").then().statusCode(429);
+    }
+
+    @Test
+    public void aClassLevelLimitAppliesToEachMethodAndAMethodsOwnReplacesIt() {
+        me().get("/it/class/one").then().statusCode(200);
+        me().get("/it/class/one").then().statusCode(200);
+        me().get("/it/class/one").then().statusCode(429);
+        me().get("/it/class/two").then().statusCode(200);
+        for (int i = 0; i < 4; i++) {
+            me().get("/it/class/own").then().statusCode(200);
+        }
+        me().get("/it/class/own").then().statusCode(429);
+    }
+
+    @Test
+    public void theAuthenticatedPrincipalIsLimitedWhateverItsAddress() {
+        String user = "u" + System.nanoTime();
+        as("10.1.1.1").header("X-Test-User", user).get("/it/by-user").then().statusCode(200);
+        as("10.1.1.2").header("X-Test-User", user).get("/it/by-user").then().statusCode(200);
+        as("10.1.1.3").header("X-Test-User", user).get("/it/by-user").then().statusCode(429);
+        as("10.1.1.3").header("X-Test-User", user + "x").get("/it/by-user").then().statusCode(200);
+    }
+
+    @Test
+    public void byDefaultThePrincipalElseTheAddressIsLimited() {
+        String user = "d" + System.nanoTime();
+        me().header("X-Test-User", user).get("/it/by-default").then().statusCode(200);
+        me().header("X-Test-User", user).get("/it/by-default").then().statusCode(200);
+        me().header("X-Test-User", user).get("/it/by-default").then().statusCode(429);
+        // the same address without a principal has its own quota
+        me().get("/it/by-default").then().statusCode(200);
+    }
+
+    @Test
+    public void theClientAddressIsLimitedWhateverThePrincipal() {
+        me().header("X-Test-User", "a").get("/it/by-address").then().statusCode(200);
+        me().header("X-Test-User", "b").get("/it/by-address").then().statusCode(200);
+        me().header("X-Test-User", "c").get("/it/by-address").then().statusCode(429);
+    }
+
+    @Test
+    public void anApiKeyHeaderIsLimitedAndAMissingKeyFallsBackToTheAddress() {
+        String key = "k" + System.nanoTime();
+        as("10.2.2.1").header("X-API-Key", key).get("/it/by-header").then().statusCode(200);
+        as("10.2.2.2").header("X-API-Key", key).get("/it/by-header").then().statusCode(200);
+        as("10.2.2.3").header("X-API-Key", key).get("/it/by-header").then().statusCode(429);
+        // no key: not one shared bucket for everyone without a key, but the caller's address
+        me().get("/it/by-header").then().statusCode(200);
+        me().get("/it/by-header").then().statusCode(200);
+        me().get("/it/by-header").then().statusCode(429);
+        as(client + "9").get("/it/by-header").then().statusCode(200);
+    }
+
+    @Test
+    public void withTwoIdentitiesEachIsLimitedAndADeniedCallChargesNeither() {
+        String user = "b" + System.nanoTime();
+        me().header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(200);
+        me().header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(200);
+        // the user is spent; from another address the call is denied and the new address keeps its quota
+        String other = client.replaceAll("\\.\\d+$", ".254");
+        as(other).header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(429);
+        as(other).header("X-Test-User", user + "-2").get("/it/by-address-and-user").then().statusCode(200)
+                .header("RateLimit", matchesPattern("\"1h\";r=1;t=\\d+"));
+    }
+
+    @Test
+    public void aTrustedProxysForwardedForNamesTheClient() {
+        String a = "192.0.2." + rnd();
+        for (int i = 0; i < 3; i++) {
+            as(a).get("/it/fixed");
+        }
+        as(a).get("/it/fixed").then().statusCode(429);
+        RestAssured.given().baseUri(baseUri()).port(port()).header("Forwarded", "for=\"" + a + ":4711\";proto=http")
+                .get("/it/fixed").then().statusCode(429);
+        RestAssured.given().baseUri(baseUri()).port(port()).header("Forwarded", "for=\"[2001:db8::" + Integer.toHexString(rnd()) + "]\"")
+                .get("/it/fixed").then().statusCode(200);
+    }
+
+    @Test
+    public void anUntrustedPeerCannotChooseItsIdentityWithForwardedFor() {
+        String host = "127.0.0.1";
+        String path = "/it/by-address";
+        // a peer outside the trusted proxies: whatever it forwards, it is itself
+        int first = RawHttp.get(host, port(), "127.0.0.2", path, Map.of("X-Forwarded-For", "203.0.113.1"));
+        int second = RawHttp.get(host, port(), "127.0.0.2", path, Map.of("X-Forwarded-For", "203.0.113.2"));
+        int third = RawHttp.get(host, port(), "127.0.0.2", path, Map.of("Forwarded", "for=203.0.113.3"));
+        int fourth = RawHttp.get(host, port(), "127.0.0.2", path, Map.of("X-Forwarded-For", "203.0.113.4, 127.0.0.1"));
+        assertEquals(List.of(200, 200, 429, 429), List.of(first, second, third, fourth));
+    }
+
+    @Test
+    public void configurationOverridesAndSwitchesLimitsOff() {
+        me().get("/it/override/limited").then().statusCode(200).header("RateLimit-Policy", equalTo("\"1h\";q=2;w=3600"));
+        me().get("/it/override/limited").then().statusCode(200);
+        me().get("/it/override/limited").then().statusCode(429);
+        for (int i = 0; i < 5; i++) {
+            me().get("/it/override/off").then().statusCode(200).header("RateLimit", nullValue());
+        }
+        me().get("/it/override/indexed").then().statusCode(200)
+                .header("RateLimit-Policy", equalTo("\"1h\";q=50;w=3600, \"1d\";q=1;w=86400"));
+        me().get("/it/override/indexed").then().statusCode(429).body("violated-policies", equalTo(List.of("1d")));
+    }
+
+    @Test
+    public void theDecisionIsTakenBeforeTheEntityIsRead() {
+        me().body("x".repeat(1000)).post("/it/upload").then().statusCode(200).body(equalTo("read 1000"));
+        me().body("y".repeat(1000)).post("/it/upload").then().statusCode(429);
+    }
+
+    @Test
+    public void anAsynchronousEndpointIsThrottled() {
+        me().get("/it/async").then().statusCode(200).body(equalTo("async")).header("RateLimit", matchesPattern("\"1h\";r=1;t=\\d+"));
+        me().get("/it/async").then().statusCode(200);
+        me().get("/it/async").then().statusCode(429);
+    }
+
+    @Test
+    public void aThrottledExceptionFromABeanBecomesA429() {
+        int ok = 0;
+        int denied = 0;
+        for (int i = 0; i < 4; i++) {
+            Response r = me().get("/it/service");
+            if (r.statusCode() == 200) {
+                ok++;
+            } else {
+                r.then().statusCode(429).contentType(containsString("application/problem+json")).header("Retry-After", matchesPattern("[1-9]\\d*"));
+                denied++;
+            }
+        }
+        // the bean's limit is global (no HTTP identity inside a bean): 2 calls per hour in all
+        assertTrue(ok <= 2 && denied >= 2, ok + " allowed, " + denied + " denied");
+    }
+}
