@@ -1,0 +1,182 @@
+package io.github.throttle.plan;
+
+import io.github.throttle.Throttle;
+import io.github.throttle.ThrottleKey;
+import io.github.throttle.config.InvalidThrottleException;
+import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.testing.TestConfig;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.lang.reflect.Method;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * Every invalid annotation or configuration value fails start-up with a message naming the method and the
+ * member, or the configuration key.
+ */
+class ValidationTest {
+
+    static class Api {
+        @Throttle(limit = 0)
+        public void zeroLimit() { }
+
+        @Throttle(limit = 5, duration = 0)
+        public void zeroDuration() { }
+
+        @Throttle(limit = 5, duration = 1, precision = 2, unit = ChronoUnit.MINUTES)
+        public void precisionAboveDuration() { }
+
+        @Throttle(limit = 5, precision = -1)
+        public void negativePrecision() { }
+
+        @Throttle(limit = 5, weight = 6)
+        public void weightAboveLimit() { }
+
+        @Throttle(limit = 5, weight = 0)
+        public void zeroWeight() { }
+
+        @Throttle(limit = 5, unit = ChronoUnit.MONTHS)
+        public void estimatedUnit() { }
+
+        @Throttle(limit = 5, duration = 1000, unit = ChronoUnit.MICROS)
+        public void unitFinerThanMillis() { }
+
+        @Throttle(limit = 5, duration = 30, precision = 1, unit = ChronoUnit.DAYS)
+        @Throttle(limit = 5, duration = 2_000_000, precision = 1, unit = ChronoUnit.MILLIS)
+        public void tooManySubBucketsInSecondLimit() { }
+
+        @Throttle(limit = 5, duration = 1, unit = ChronoUnit.HOURS)
+        @Throttle(limit = 9, duration = 60, unit = ChronoUnit.MINUTES)
+        public void sameWindowTwice() { }
+
+        @Throttle(limit = 5, key = Abstract.class)
+        public void abstractResolver() { }
+
+        @Throttle(limit = 5, key = NoConstructor.class)
+        public void resolverWithoutConstructor() { }
+
+        @Throttle(limit = 3_000_000_000L)
+        public void limitTooLarge() { }
+
+        @Throttle(limit = 5)
+        public void fine() { }
+    }
+
+    abstract static class Abstract implements ThrottleKey {
+    }
+
+    static final class NoConstructor implements ThrottleKey {
+        NoConstructor(String x) {
+        }
+
+        @Override
+        public Optional<String> identify(io.github.throttle.Caller caller) {
+            return Optional.empty();
+        }
+    }
+
+    private static final String API = Api.class.getName();
+
+    static Stream<Arguments> invalidAnnotations() {
+        return Stream.of(
+                arguments("zeroLimit", "limit = 0"),
+                arguments("zeroDuration", "duration = 0"),
+                arguments("precisionAboveDuration", "precision = 2"),
+                arguments("negativePrecision", "precision = -1"),
+                arguments("weightAboveLimit", "weight = 6"),
+                arguments("zeroWeight", "weight = 0"),
+                arguments("estimatedUnit", "unit = Months"),
+                arguments("unitFinerThanMillis", "unit = Micros"),
+                arguments("tooManySubBucketsInSecondLimit", "(limit 1): precision = 1 makes 2000000 sub-buckets"),
+                arguments("sameWindowTwice", "the same window (1h)"),
+                arguments("abstractResolver", "key = " + Abstract.class.getName()),
+                arguments("resolverWithoutConstructor", "key = " + NoConstructor.class.getName()),
+                arguments("limitTooLarge", "limit = 3000000000"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidAnnotations")
+    void anInvalidAnnotationFailsNamingTheMethodAndMember(String method, String member) {
+        String message = planFails(TestConfig.of(), method);
+        assertTrue(message.contains(API + "#" + method), message);
+        assertTrue(message.contains(member), message);
+    }
+
+    static Stream<Arguments> invalidOverrides() {
+        return Stream.of(
+                arguments(API + "/fine/Throttle/limit", "many", "must be a whole number"),
+                arguments(API + "/fine/Throttle/limit", "0", "limit = 0"),
+                arguments(API + "/Throttle/duration", "-5", "duration = -5"),
+                arguments("Throttle/unit", "FORTNIGHTS", "unit must be one of"),
+                arguments(API + "/fine/Throttle/0/weight", "7", "weight = 7"),
+                arguments(API + "/fine/Throttle/precision", "1.5", "must be a whole number"),
+                arguments(API + "/fine/Throttle/enabled", "maybe", "must be true or false"),
+                arguments(API + "/fine/Throttle/key", "com.acme.Missing", "no class com.acme.Missing"),
+                arguments(API + "/fine/Throttle/key", "java.lang.String", "is not a concrete"));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("invalidOverrides")
+    void anInvalidOverrideFailsNamingTheKeyAndMethod(String key, String value, String why) {
+        String message = planFails(TestConfig.of(key, value), "fine");
+        assertTrue(message.contains(key + "=" + value) || message.contains(API + "#fine"), message);
+        assertTrue(message.contains("fine"), message);
+        assertTrue(message.contains(why), message);
+    }
+
+    static Stream<Arguments> invalidSettings() {
+        return Stream.of(
+                arguments(ThrottleSettings.REDIS_URI, "redis://:secret@", "throttle.redis.uri"),
+                arguments(ThrottleSettings.REDIS_URI, "http//nohost", "throttle.redis.uri"),
+                arguments(ThrottleSettings.REDIS_TIMEOUT, "soon", "throttle.redis.timeout=soon"),
+                arguments(ThrottleSettings.REDIS_TIMEOUT, "0ms", "throttle.redis.timeout"),
+                arguments(ThrottleSettings.TRUSTED_PROXIES, "10.0.0.0/33", "10.0.0.0/33"),
+                arguments(ThrottleSettings.TRUSTED_PROXIES, "10.0.0.0/8,proxy.example.com", "proxy.example.com"),
+                arguments(ThrottleSettings.TIME_SOURCE, "ntp", "throttle.time-source=ntp"),
+                arguments(ThrottleSettings.ON_STORE_FAILURE, "retry", "throttle.on-store-failure=retry"),
+                arguments(ThrottleSettings.HEADERS, "draft-7", "throttle.headers=draft-7"),
+                arguments(ThrottleSettings.KEY_PREFIX, "rate{limits}", "throttle.key-prefix"),
+                arguments(ThrottleSettings.ENABLED, "yes please", "throttle.enabled"),
+                arguments(ThrottleSettings.KEY_HEADER, "X Api Key", "throttle.key.header"));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("invalidSettings")
+    void anInvalidSettingFailsNamingItsKey(String key, String value, String named) {
+        InvalidThrottleException e = assertThrows(InvalidThrottleException.class, () -> ThrottleSettings.read(TestConfig.of(key, value)));
+        assertTrue(e.getMessage().contains(named), e.getMessage());
+        assertTrue(!e.getMessage().contains("secret"), "credentials must not leak: " + e.getMessage());
+    }
+
+    private static String planFails(Config config, String method) {
+        MethodPlans plans = new MethodPlans(config, new KeyCodec("throttle"), ValidationTest::construct);
+        Method m = Arrays.stream(Api.class.getDeclaredMethods()).filter(x -> x.getName().equals(method)).findFirst().orElseThrow();
+        return assertThrows(InvalidThrottleException.class, () -> plans.plan(Api.class, m)).getMessage();
+    }
+
+    static ThrottleKey construct(Class<? extends ThrottleKey> type) {
+        try {
+            if (java.lang.reflect.Modifier.isAbstract(type.getModifiers())) {
+                return null;
+            }
+            var c = type.getDeclaredConstructor();
+            c.setAccessible(true);
+            return c.newInstance();
+        } catch (NoSuchMethodException e) {
+            return null;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
