@@ -1,0 +1,99 @@
+package io.github.throttle.engine;
+
+import io.github.throttle.Decision;
+import io.github.throttle.testing.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The failure policy and the open period, with a store that fails the way a dead Redis does. */
+class DeciderTest {
+
+    /** A store that never answers, or fails at once, as told; counts the calls it receives. */
+    static final class UnreachableStore implements Store {
+        final AtomicInteger calls = new AtomicInteger();
+        volatile boolean hang;
+        volatile StoreReply answer;
+
+        @Override
+        public CompletionStage<StoreReply> decide(StoreCall call) {
+            calls.incrementAndGet();
+            if (answer != null) {
+                return CompletableFuture.completedFuture(answer);
+            }
+            return hang ? new CompletableFuture<>() : CompletableFuture.failedFuture(new java.io.IOException("connection refused"));
+        }
+
+        @Override
+        public CompletionStage<Void> reset(String... keys) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public String describe() {
+            return "unreachable store";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final Limit limit = Limit.fixed(10, 1000);
+    private final StoreCall call = StoreCall.builder(-1, true).add("k", limit, 1, 0).build();
+
+    @Test
+    void withAllowAFailedStoreLetsCallsThroughUncounted() {
+        UnreachableStore store = new UnreachableStore();
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), false, Duration.ofSeconds(1));
+        Decision decision = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        assertTrue(decision.allowed());
+        assertTrue(decision.isUnmetered());
+    }
+
+    @Test
+    void withDenyAFailedStoreDeniesAsUnavailable() {
+        UnreachableStore store = new UnreachableStore();
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), true, Duration.ofSeconds(1));
+        Decision decision = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        assertFalse(decision.allowed());
+        assertTrue(decision.isUnmetered());
+        assertEquals(1000, decision.retryAfterMillis());
+    }
+
+    @Test
+    void aStoreThatDoesNotAnswerIsCutOffAtTheTimeout() {
+        UnreachableStore store = new UnreachableStore();
+        store.hang = true;
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(30), false, Duration.ofSeconds(1));
+        Decision decision = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        assertTrue(decision.isUnmetered());
+    }
+
+    @Test
+    void afterAFailureTheStoreIsLeftAloneForTheOpenPeriodThenProbed() {
+        UnreachableStore store = new UnreachableStore();
+        MutableClock clock = new MutableClock(0);
+        Decider d = new Decider(store, clock, false, Duration.ofMillis(50), false, Duration.ofSeconds(1));
+        d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        for (int i = 0; i < 100; i++) {
+            d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        }
+        assertEquals(1, store.calls.get(), "no store call while open");
+        clock.advanceMillis(1000);
+        store.answer = new StoreReply(true, new long[] {9, 1000, 0});
+        Decision probe = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        assertFalse(probe.isUnmetered());
+        assertEquals(9, probe.remaining());
+        assertEquals(2, store.calls.get());
+        d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        assertEquals(3, store.calls.get(), "closed again: every call asks the store");
+    }
+}

@@ -1,0 +1,58 @@
+package io.github.throttle.jaxrs;
+
+import io.github.throttle.Decision;
+import io.github.throttle.config.ThrottleSettings.HeaderStyle;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class RateLimitFieldsTest {
+
+    @Test
+    void retryAfterIsWholeSecondsRoundedUpAndNeverZero() {
+        assertEquals(1, RateLimitFields.seconds(1));
+        assertEquals(1, RateLimitFields.seconds(1000));
+        assertEquals(2, RateLimitFields.seconds(1001));
+        assertEquals(1, RateLimitFields.seconds(0));
+        assertEquals(0, RateLimitFields.secondsFloor0(0));
+        assertEquals(1, RateLimitFields.secondsFloor0(1));
+    }
+
+    @Test
+    void policyNamesAreValidStructuredFieldStrings() {
+        assertEquals("\"a\\\"b\\\\c\"", RateLimitFields.sfString("a\"b\\c"));
+        assertEquals("\"caf_ x_y\"", RateLimitFields.sfString("café x\ny"));
+    }
+
+    @Test
+    void jsonStringsAreEscaped() {
+        StringBuilder b = new StringBuilder();
+        RateLimitFields.Json.string(b, "q\"\\\n\u0001\u2028é");
+        assertEquals("\"q\\\"\\\\\\n\\u0001\\u2028é\"", b.toString());
+    }
+
+    @Test
+    void aDeniedDecisionListsOnlyTheViolatedPolicies() {
+        Decision d = Decision.of(false, List.of(
+                new Decision.Quota("1s", 10, 1000, 3, 400, false),
+                new Decision.Quota("my \"api\"-1h", 100, 3_600_000, 0, 1_234_500, true)));
+        var r = RateLimitFields.denied(d, HeaderStyle.IETF);
+        assertEquals(429, r.getStatus());
+        assertEquals("1235", String.valueOf(r.getHeaders().getFirst("Retry-After")));
+        assertEquals("\"1s\";q=10;w=1, \"my \\\"api\\\"-1h\";q=100;w=3600", r.getHeaders().getFirst("RateLimit-Policy"));
+        assertEquals("\"1s\";r=3;t=1, \"my \\\"api\\\"-1h\";r=0;t=1235", r.getHeaders().getFirst("RateLimit"));
+        assertEquals("{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\",\"title\":\"Too Many Requests\","
+                + "\"status\":429,\"detail\":\"Rate limit exceeded; retry in 1235 seconds.\",\"violated-policies\":[\"my \\\"api\\\"-1h\"]}",
+                r.getEntity());
+    }
+
+    @Test
+    void aStoreFailureWithDenyIsA503() {
+        var r = RateLimitFields.denied(Decision.unavailable(1000), HeaderStyle.IETF);
+        assertEquals(503, r.getStatus());
+        assertEquals("1", String.valueOf(r.getHeaders().getFirst("Retry-After")));
+        assertEquals(null, r.getHeaders().getFirst("RateLimit"));
+    }
+}
