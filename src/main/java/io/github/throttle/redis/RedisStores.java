@@ -37,6 +37,9 @@ public final class RedisStores {
             if (!parsed.getSentinels().isEmpty() || parsed.getSocket() != null) {
                 throw invalid(uri, "cluster seeds must be redis:// or rediss:// host:port URIs");
             }
+            if (!seeds.isEmpty() && seeds.get(0).isSsl() != parsed.isSsl()) {
+                throw invalid(uri, "seeds mix redis:// and rediss://");
+            }
             seeds.add(parsed);
         }
         return new RedisClusterStore(seeds, timeout);
@@ -56,6 +59,10 @@ public final class RedisStores {
         if (parsed.getSentinels().isEmpty() && parsed.getSocket() == null
                 && (parsed.getHost() == null || parsed.getHost().isBlank())) {
             throw invalid(whole, "no host");
+        }
+        if (parsed.getHost() != null && parsed.getHost().contains(":") && !parsed.getHost().startsWith("[")) {
+            // the parser keeps an unreadable port as part of the host name
+            throw invalid(whole, "the port is not a number");
         }
         return parsed;
     }

@@ -100,7 +100,6 @@ class RedisClusterStoreTest extends StoreContract {
         }
         long now = SIX_PM + 2 * MINUTE + SECOND;
         assertTrue(call(now, 20, new String[] {user}, perMinute, perHour).allowed());
-        String before = cluster.node(0).hgetall(ip).toString();
         for (int i = 0; i < 5; i++) {
             // a new sub-bucket each time: the refund must find the one it was recorded in
             Decision d = call(now + i * MINUTE / 10, 1, new String[] {ip, user}, perMinute, perHour);
@@ -110,7 +109,6 @@ class RedisClusterStoreTest extends StoreContract {
             // the hour: the user has 80 left, the address 70 (as before the call, not 69)
             assertEquals(70, d.quotas().get(1).remaining());
         }
-        assertEquals(before.length() > 0, true);
         Decision ipAlone = peek(now + MINUTE / 2, ip, perMinute, perHour);
         assertEquals(10, ipAlone.quotas().get(0).remaining());
         assertEquals(70, ipAlone.quotas().get(1).remaining());
