@@ -32,7 +32,7 @@ public final class RedisStore implements Store {
      * Upper bound of the pause between reconnect attempts. After a Sentinel failover, the first attempt
      * that asks the Sentinel finds the new primary: counting resumes at most this long after the failover.
      */
-    static final Duration RECONNECT_AT_LEAST_EVERY = Duration.ofMillis(500);
+    static final Duration RECONNECT_AT_LEAST_EVERY = Duration.ofMillis(250);
 
     private final RedisURI uri;
     private final Duration timeout;

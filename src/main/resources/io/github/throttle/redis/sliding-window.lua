@@ -64,10 +64,13 @@ if mode == '-1' then
           redis.call('HSET', key, tag .. 'c', c - w, tag .. 't', t - w)
         else
           local field = tag .. (b % s.k)
-          local v = tonumber(redis.call('HGET', key, field))
+          -- absent only if the key was reset and written again since: nothing of this call is left
+          local v = tonumber(redis.call('HGET', key, field)) or 0
           local c = v % SHIFT
           if w > c then w = c end
-          if b == h and c == w then
+          if w == 0 then
+            -- nothing to take back
+          elseif b == h and c == w then
             -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
             redis.call('HDEL', key, field)
             redis.call('HSET', key, tag .. 'h', h + (v - c) / SHIFT, tag .. 't', t - w)
