@@ -5,9 +5,7 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -16,9 +14,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -27,10 +23,16 @@ import java.util.concurrent.TimeUnit;
  * {@link SlidingWindowScript} per decision, the script sent again only when the server answers
  * {@code NOSCRIPT} (after a restart, failover or {@code SCRIPT FLUSH}).
  *
- * <p>The connection is opened on first use and re-opened after a failure; while Redis is unreachable,
+ * <p>The connection is opened on first use (again if that fails) and then reconnects on its own; while Redis is unreachable,
  * commands are rejected at once rather than queued, so no caller waits for a reconnect.
  */
 public final class RedisStore implements Store {
+
+    /**
+     * Upper bound of the pause between reconnect attempts. After a Sentinel failover, the first attempt
+     * that asks the Sentinel finds the new primary: counting resumes at most this long after the failover.
+     */
+    static final Duration RECONNECT_AT_LEAST_EVERY = Duration.ofMillis(250);
 
     private final RedisURI uri;
     private final Duration timeout;
@@ -49,7 +51,7 @@ public final class RedisStore implements Store {
         this.expirySlackMillis = expirySlackMillis;
         uri.setTimeout(timeout);
         this.resources = ClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_AT_LEAST_EVERY, 2, TimeUnit.MILLISECONDS))
                 .build();
         this.client = RedisClient.create(resources, uri);
         client.setOptions(clientOptions(timeout));
@@ -68,22 +70,8 @@ public final class RedisStore implements Store {
     public CompletionStage<StoreReply> decide(StoreCall call) {
         String[] keys = SlidingWindowScript.keys(call);
         String[] args = SlidingWindowScript.args(call, expirySlackMillis);
-        return connection().thenCompose(c -> run(c, keys, args))
+        return connection().thenCompose(c -> ScriptRuns.run(c.async(), keys, args))
                 .thenApply(reply -> SlidingWindowScript.reply(reply, call));
-    }
-
-    private CompletionStage<List<Object>> run(StatefulRedisConnection<String, String> c, String[] keys, String[] args) {
-        CompletionStage<List<Object>> first = c.async().evalsha(SlidingWindowScript.SHA1, ScriptOutputType.MULTI, keys, args);
-        return first.handle((reply, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(reply);
-            }
-            if (unwrap(failure) instanceof RedisNoScriptException) {
-                // EVAL both runs and caches the script on this server
-                return c.async().<List<Object>>eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args).toCompletableFuture();
-            }
-            return CompletableFuture.<List<Object>>failedFuture(failure);
-        }).thenCompose(f -> f);
     }
 
     @Override
@@ -93,23 +81,18 @@ public final class RedisStore implements Store {
 
     private CompletableFuture<StatefulRedisConnection<String, String>> connection() {
         CompletableFuture<StatefulRedisConnection<String, String>> c = connection;
-        if (c == null || c.isCompletedExceptionally() || (c.isDone() && !c.join().isOpen())) {
+        // once connected, the client reconnects on its own (through a Sentinel: to the current primary);
+        // opening another connection meanwhile would leave the first one reconnecting forever
+        if (c == null || c.isCompletedExceptionally()) {
             synchronized (this) {
                 c = connection;
-                if (c == null || c.isCompletedExceptionally() || (c.isDone() && !c.join().isOpen())) {
+                if (c == null || c.isCompletedExceptionally()) {
                     c = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture();
                     connection = c;
                 }
             }
         }
         return c;
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     public Duration timeout() {

@@ -21,11 +21,15 @@ public final class RedisUris {
         return (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort() + "/" + uri.getDatabase();
     }
 
-    /** Removes a user-info part ({@code user:password@}) from a URI string, for messages about bad input. */
+    /**
+     * Removes the user-info part ({@code user:password@}) of each URI in a string (one URI, or a
+     * comma-separated list), for messages about bad input. Greedy up to the last {@code @} of each URI, so a
+     * password holding {@code /} or {@code @} is hidden too.
+     */
     public static String redact(String uri) {
         if (uri == null) {
             return "null";
         }
-        return uri.replaceAll("(?<=://)[^@/]*@", "***@");
+        return uri.replaceAll("(?<=://)[^,\\s]*@", "***@");
     }
 }

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -39,13 +40,23 @@ public final class SlidingWindowScript {
         return call.keys();
     }
 
+    /** ARGV[2]: record an allowed call and end the reply with the sub-bucket of each window. */
+    public static final String RECORD_AND_TELL_SUB_BUCKETS = "2";
+    /** ARGV[2]: undo a call recorded with {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
+    public static final String REFUND = "-1";
+
     /** ARGV as documented in the script header. */
     public static String[] args(StoreCall call, long expirySlackMillis) {
+        return args(call, expirySlackMillis, call.record() ? "1" : "0");
+    }
+
+    /** ARGV with the given mode (ARGV[2]). */
+    public static String[] args(StoreCall call, long expirySlackMillis, String mode) {
         int keys = call.keyCount();
         int pairs = call.pairCount();
         String[] a = new String[3 + keys + pairs * 5];
         a[0] = call.nowMillis() >= 0 ? Long.toString(call.nowMillis()) : "";
-        a[1] = call.record() ? "1" : "0";
+        a[1] = mode;
         a[2] = number(expirySlackMillis);
         int i = 3;
         for (int k = 0; k < keys; k++) {
@@ -65,10 +76,28 @@ public final class SlidingWindowScript {
         return a;
     }
 
-    /** Reads the reply: {@code {allowed, then remaining, wait, violated per pair}}. */
+    /**
+     * ARGV of the refund of a call that ran with {@code recordedArgs} (mode
+     * {@link #RECORD_AND_TELL_SUB_BUCKETS}) and answered {@code reply}: the same ARGV in refund mode,
+     * followed by the sub-bucket each window recorded in.
+     */
+    public static String[] refundArgs(String[] recordedArgs, List<Object> reply, int pairs) {
+        String[] a = Arrays.copyOf(recordedArgs, recordedArgs.length + pairs);
+        a[1] = REFUND;
+        int from = 1 + pairs * 3;
+        for (int p = 0; p < pairs; p++) {
+            a[recordedArgs.length + p] = Long.toString((Long) reply.get(from + p));
+        }
+        return a;
+    }
+
+    /**
+     * Reads the reply: {@code {allowed, then remaining, wait, violated per pair}}, followed (mode
+     * {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, which is not part of the answer.
+     */
     public static StoreReply reply(List<Object> reply, StoreCall call) {
         int pairs = call.pairCount();
-        if (reply == null || reply.size() != 1 + pairs * 3) {
+        if (reply == null || (reply.size() != 1 + pairs * 3 && reply.size() != 1 + pairs * 4)) {
             throw new IllegalStateException("unexpected script reply for " + pairs + " limits: " + reply);
         }
         long[] figures = new long[pairs * 3];

@@ -2,7 +2,9 @@
 
 KEYS     one HASH per (bucket, identity); each holds every window of that bucket.
 ARGV[1]  now in milliseconds since the epoch; empty = read the server clock (TIME)
-ARGV[2]  "1" = record the call when allowed; "0" = only report usage
+ARGV[2]  "1" = record the call when allowed; "0" = only report usage;
+         "2" = as "1", and the reply ends with the sub-bucket each window recorded in (see Refund);
+         "-1" = refund (see Refund)
 ARGV[3]  milliseconds added to a key's expiry (0 in production)
 then, for each key in KEYS order:
   m                          number of windows checked for that key
@@ -22,15 +24,72 @@ Reply: { allowed (1|0), then per key and window: remaining, wait (ms), violated 
   remaining  limit - counted weight (after recording), not below 0
   wait       violated: least wait after which this call would fit if nothing else were recorded;
              otherwise: wait until the oldest counted weight leaves the window (0 when nothing is counted)
-A denied call and a report write nothing. ]]
+A denied call and a report write nothing.
+
+Refund (ARGV[2] = "-1"): undoes an allowed "2" call whose part on other keys was denied (Redis Cluster,
+keys in several hash slots). ARGV as that call's, with ARGV[1] ignored, followed by one sub-bucket per
+window in ARGV order: the numbers that call's reply ended with. Each window's weight is subtracted from
+that sub-bucket and from the window's total, so counts are exactly as if the call had never been recorded;
+a sub-bucket that has since left the window is not touched (its weight is gone already). An emptied oldest
+sub-bucket is unlinked; an emptied later one stays in the chain with weight 0 (as after a call of weight 0),
+which changes no count and no retry wait. Reply: empty. ]]
 
 local SHIFT = 4294967296
+local mode = ARGV[2]
+
+if mode == '-1' then
+  local a, undo = 4, {}
+  for i = 1, #KEYS do
+    local m = tonumber(ARGV[a])
+    a = a + 1
+    for _ = 1, m do
+      undo[#undo + 1] = { key = KEYS[i], tag = ARGV[a], k = tonumber(ARGV[a + 3]), w = tonumber(ARGV[a + 4]) }
+      a = a + 5
+    end
+  end
+  for _, s in ipairs(undo) do
+    local b = tonumber(ARGV[a])
+    a = a + 1
+    local key, tag = s.key, s.tag
+    local meta = redis.call('HMGET', key, tag .. 't', tag .. 'h', tag .. 'n', tag .. 'c')
+    local t = tonumber(meta[1])
+    if t and t > 0 and s.w > 0 then
+      local h, n = tonumber(meta[2]), tonumber(meta[3])
+      -- h <= b <= n: b is still linked (a slot is reused only after its sub-bucket was trimmed past h)
+      if h <= b and b <= n then
+        local w = s.w
+        if b == n then
+          local c = tonumber(meta[4])
+          if w > c then w = c end
+          redis.call('HSET', key, tag .. 'c', c - w, tag .. 't', t - w)
+        else
+          local field = tag .. (b % s.k)
+          -- absent only if the key was reset and written again since: nothing of this call is left
+          local v = tonumber(redis.call('HGET', key, field)) or 0
+          local c = v % SHIFT
+          if w > c then w = c end
+          if w == 0 then
+            -- nothing to take back
+          elseif b == h and c == w then
+            -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
+            redis.call('HDEL', key, field)
+            redis.call('HSET', key, tag .. 'h', h + (v - c) / SHIFT, tag .. 't', t - w)
+          else
+            redis.call('HSET', key, field, v - w, tag .. 't', t - w)
+          end
+        end
+      end
+    end
+  end
+  return {}
+end
+
 local now = tonumber(ARGV[1])
 if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local record = ARGV[2] == '1'
+local record = mode == '1' or mode == '2'
 local slack = tonumber(ARGV[3])
 
 local windows = {}
@@ -160,5 +219,10 @@ for _, s in ipairs(windows) do
   reply[#reply + 1] = remaining
   reply[#reply + 1] = wait
   reply[#reply + 1] = violated
+end
+if mode == '2' then
+  for _, s in ipairs(windows) do
+    reply[#reply + 1] = s.b
+  end
 end
 return reply

@@ -27,13 +27,15 @@ public final class RedisProcess implements AutoCloseable {
 
     private static volatile Path binary;
 
+    private final Path configFile;
     private final List<String> extraArgs;
     private final Path dir;
     private int port;
     private Process process;
 
-    private RedisProcess(int port, List<String> extraArgs) throws IOException {
+    private RedisProcess(int port, Path configFile, List<String> extraArgs) throws IOException {
         this.port = port;
+        this.configFile = configFile;
         this.extraArgs = extraArgs;
         this.dir = Files.createTempDirectory("throttle-redis-");
     }
@@ -45,8 +47,20 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Starts a server on {@code port} (0 = any free port). */
     public static RedisProcess startOn(int port, String... extraArgs) {
+        return launched(port, null, extraArgs);
+    }
+
+    /**
+     * Starts a server on a free port that reads {@code configFile} first (as {@code redis-server <file>}),
+     * e.g. a Sentinel with {@code --sentinel}; the server may rewrite the file.
+     */
+    public static RedisProcess startWithConfig(Path configFile, String... extraArgs) {
+        return launched(0, configFile, extraArgs);
+    }
+
+    private static RedisProcess launched(int port, Path configFile, String... extraArgs) {
         try {
-            RedisProcess r = new RedisProcess(port, List.of(extraArgs));
+            RedisProcess r = new RedisProcess(port, configFile, List.of(extraArgs));
             r.launch();
             return r;
         } catch (IOException e) {
@@ -111,7 +125,11 @@ public final class RedisProcess implements AutoCloseable {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             int p = port != 0 ? port : freePort();
-            List<String> cmd = new ArrayList<>(Arrays.asList(binary().toString(),
+            List<String> cmd = new ArrayList<>(List.of(binary().toString()));
+            if (configFile != null) {
+                cmd.add(configFile.toString());
+            }
+            cmd.addAll(Arrays.asList(
                     "--port", Integer.toString(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--daemonize", "no", "--protected-mode", "no", "--dir", dir.toString(), "--logfile", ""));
             cmd.addAll(extraArgs);

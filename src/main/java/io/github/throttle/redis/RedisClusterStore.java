@@ -1,0 +1,249 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.engine.Store;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.StoreReply;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Counts in a Redis Cluster: one {@code EVALSHA} of {@link SlidingWindowScript} per hash slot a call touches,
+ * sent to the primary serving that slot. Each node caches the script the first time it answers
+ * {@code NOSCRIPT}. The client follows {@code MOVED} and {@code ASK} redirections and refreshes its view of
+ * the slots when it meets one, on reconnects, and every {@value #REFRESH_SECONDS} s, so a slot migration
+ * or a failover surfaces no error to callers; a script refused with {@code TRYAGAIN} (its keys are split
+ * between two nodes in the middle of a migration) is sent again shortly.
+ *
+ * <h2>Calls whose keys live in several slots</h2>
+ * Identity keys carry no hash tag, so the keys of one call (say an address and a user) usually hash to
+ * different slots, often on different primaries, and no single script can see them all. The rule:
+ * <ol>
+ *   <li>The keys are grouped by slot, and each group is decided by one script run, atomically within
+ *       the group. All groups run at once.</li>
+ *   <li>The call is allowed iff every group allows it. Then every group has recorded its weight.</li>
+ *   <li>Otherwise each group that allowed (and so recorded) is refunded: the script runs again in refund
+ *       mode and subtracts the weight from the very sub-buckets it was recorded in. The call then
+ *       completes as denied, with each refunded group's figures as they were before the call.</li>
+ *   <li>A group that fails (node unreachable, timeout) fails the call, after refunding the groups that
+ *       recorded.</li>
+ * </ol>
+ * What stays atomic: everything within one slot (all limits of one identity, always). Across slots, a
+ * limit is never exceeded, because weight is recorded before it is known whether the other slots allow;
+ * the price is that between a record and its refund (one round trip) the refunded weight is visible to
+ * other calls, which may then be denied although, decided one at a time, they would have fitted. Once
+ * refunds are done, counts are exact: as if the denied call had never been recorded. A refund that cannot
+ * reach its node leaves the weight counted until it leaves its window (the safe side). With the Redis
+ * clock, each group is timed by its own primary's clock.
+ */
+public final class RedisClusterStore implements Store {
+
+    static final int REFRESH_SECONDS = 30;
+    private static final int TRYAGAIN_ATTEMPTS = 50;
+    private static final Executor TRYAGAIN_DELAY = CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS);
+
+    private final List<RedisURI> seeds;
+    private final Duration timeout;
+    private final long expirySlackMillis;
+    private final ClientResources resources;
+    private final RedisClusterClient client;
+    private volatile CompletableFuture<StatefulRedisClusterConnection<String, String>> connection;
+
+    public RedisClusterStore(List<RedisURI> seeds, Duration timeout) {
+        this(seeds, timeout, 0);
+    }
+
+    public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis) {
+        if (seeds.isEmpty()) {
+            throw new IllegalArgumentException("a Redis Cluster needs at least one seed URI");
+        }
+        this.seeds = List.copyOf(seeds);
+        this.timeout = timeout;
+        this.expirySlackMillis = expirySlackMillis;
+        for (RedisURI seed : this.seeds) {
+            seed.setTimeout(timeout);
+        }
+        this.resources = ClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RedisStore.RECONNECT_AT_LEAST_EVERY, 2, TimeUnit.MILLISECONDS))
+                .build();
+        this.client = RedisClusterClient.create(resources, this.seeds);
+        client.setOptions(clientOptions(timeout));
+    }
+
+    static ClusterClientOptions clientOptions(Duration timeout) {
+        return ClusterClientOptions.builder(RedisStore.clientOptions(timeout))
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enablePeriodicRefresh(Duration.ofSeconds(REFRESH_SECONDS))
+                        .enableAllAdaptiveRefreshTriggers()
+                        // during a migration one refresh per second is enough: redirections are followed meanwhile
+                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+                        .build())
+                .build();
+    }
+
+    @Override
+    public CompletionStage<StoreReply> decide(StoreCall call) {
+        return connection().thenCompose(c -> {
+            SlotGroups groups = SlotGroups.of(call);
+            if (groups.size() == 1) {
+                return run(c, call.keys(), SlidingWindowScript.args(call, expirySlackMillis))
+                        .thenApply(reply -> SlidingWindowScript.reply(reply, call));
+            }
+            return decideAcrossSlots(c, groups);
+        });
+    }
+
+    private CompletionStage<StoreReply> decideAcrossSlots(StatefulRedisClusterConnection<String, String> c, SlotGroups groups) {
+        List<StoreCall> parts = groups.parts();
+        String mode = groups.whole().record() ? SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS : "0";
+        List<String[]> args = new ArrayList<>(parts.size());
+        List<CompletableFuture<List<Object>>> runs = new ArrayList<>(parts.size());
+        for (StoreCall part : parts) {
+            String[] a = SlidingWindowScript.args(part, expirySlackMillis, mode);
+            args.add(a);
+            runs.add(run(c, part.keys(), a).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).handle((ignored, failed) -> {
+            // every run has completed, each either way
+            Throwable failure = null;
+            StoreReply[] replies = new StoreReply[parts.size()];
+            boolean allowed = true;
+            for (int g = 0; g < parts.size(); g++) {
+                CompletableFuture<List<Object>> run = runs.get(g);
+                if (run.isCompletedExceptionally()) {
+                    failure = failure != null ? failure : ScriptRuns.unwrap(run.handle((r, e) -> e).join());
+                    allowed = false;
+                } else {
+                    replies[g] = SlidingWindowScript.reply(run.join(), parts.get(g));
+                    allowed &= replies[g].allowed();
+                }
+            }
+            if (allowed || !groups.whole().record()) {
+                return CompletableFuture.completedFuture(merge(groups, replies, allowed));
+            }
+            List<CompletableFuture<?>> refunds = new ArrayList<>();
+            for (int g = 0; g < parts.size(); g++) {
+                if (replies[g] != null && replies[g].allowed()) {
+                    String[] refund = SlidingWindowScript.refundArgs(args.get(g), runs.get(g).join(), parts.get(g).pairCount());
+                    refunds.add(run(c, parts.get(g).keys(), refund).toCompletableFuture());
+                }
+            }
+            Throwable cause = failure;
+            // a refund that fails leaves weight counted: the safe side, and the decision stands
+            return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new)).handle((r, e) -> {
+                if (cause != null) {
+                    throw new java.util.concurrent.CompletionException(cause);
+                }
+                return merge(groups, replies, false);
+            });
+        }).thenCompose(f -> f);
+    }
+
+    /**
+     * Puts the groups' figures back in the call's pair order. In a denied call, a group that allowed has
+     * been refunded, so its figures are those of a report: the remaining weight before this call, and no
+     * wait when nothing else is counted.
+     */
+    private static StoreReply merge(SlotGroups groups, StoreReply[] replies, boolean allowed) {
+        StoreCall whole = groups.whole();
+        long[] figures = new long[whole.pairCount() * 3];
+        for (int g = 0; g < replies.length; g++) {
+            StoreCall part = groups.parts().get(g);
+            StoreReply r = replies[g];
+            boolean refunded = !allowed && r.allowed() && whole.record();
+            for (int q = 0; q < part.pairCount(); q++) {
+                int p = part.quota(q);
+                long remaining = r.remaining(q);
+                long wait = r.waitMillis(q);
+                if (refunded) {
+                    remaining += part.weight(q);
+                    if (remaining == part.limit(q).limit()) {
+                        wait = 0;
+                    }
+                }
+                figures[p * 3] = remaining;
+                figures[p * 3 + 1] = wait;
+                figures[p * 3 + 2] = r.violated(q) ? 1 : 0;
+            }
+        }
+        return new StoreReply(allowed, figures);
+    }
+
+    private CompletionStage<List<Object>> run(StatefulRedisClusterConnection<String, String> c, String[] keys, String[] args) {
+        return runTrying(c, keys, args, TRYAGAIN_ATTEMPTS);
+    }
+
+    private CompletionStage<List<Object>> runTrying(StatefulRedisClusterConnection<String, String> c, String[] keys,
+                                                    String[] args, int attemptsLeft) {
+        return ScriptRuns.run(c.async(), keys, args).handle((reply, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(reply);
+            }
+            Throwable cause = ScriptRuns.unwrap(failure);
+            if (attemptsLeft > 1 && cause instanceof RedisCommandExecutionException
+                    && cause.getMessage() != null && cause.getMessage().startsWith("TRYAGAIN")) {
+                // the slot's keys are being moved: the migration finishes within a few milliseconds
+                return CompletableFuture.supplyAsync(() -> null, TRYAGAIN_DELAY)
+                        .thenCompose(x -> runTrying(c, keys, args, attemptsLeft - 1));
+            }
+            return CompletableFuture.<List<Object>>failedFuture(cause);
+        }).thenCompose(f -> f);
+    }
+
+    @Override
+    public CompletionStage<Void> reset(String... keys) {
+        // the cluster API splits a multi-key DEL by slot
+        return connection().thenCompose(c -> c.async().del(keys)).thenApply(n -> null);
+    }
+
+    private CompletableFuture<StatefulRedisClusterConnection<String, String>> connection() {
+        CompletableFuture<StatefulRedisClusterConnection<String, String>> c = connection;
+        // once connected, the client reconnects on its own; only a failed first connect is tried again
+        if (c == null || c.isCompletedExceptionally()) {
+            synchronized (this) {
+                c = connection;
+                if (c == null || c.isCompletedExceptionally()) {
+                    // the asynchronous connect needs the slot map first; loading it never blocks the caller
+                    c = client.refreshPartitionsAsync().toCompletableFuture()
+                            .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8));
+                    connection = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    @Override
+    public String describe() {
+        return "Redis Cluster at " + seeds.stream().map(RedisUris::redact).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public void close() {
+        CompletableFuture<StatefulRedisClusterConnection<String, String>> c = connection;
+        if (c != null && c.isDone() && !c.isCompletedExceptionally()) {
+            c.join().close();
+        }
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,42 @@
+package io.github.throttle.redis;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs {@link SlidingWindowScript} by its SHA-1 and sends its text only when the server answers
+ * {@code NOSCRIPT}. With keys, the {@code EVAL} goes where the {@code EVALSHA} went (in a cluster: the
+ * node serving the keys' slot), so each server caches the script the first time it needs it.
+ */
+final class ScriptRuns {
+
+    private ScriptRuns() {
+    }
+
+    static CompletionStage<List<Object>> run(RedisScriptingAsyncCommands<String, String> commands, String[] keys, String[] args) {
+        CompletionStage<List<Object>> first = commands.evalsha(SlidingWindowScript.SHA1, ScriptOutputType.MULTI, keys, args);
+        return first.handle((reply, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(reply);
+            }
+            if (unwrap(failure) instanceof RedisNoScriptException) {
+                // EVAL both runs and caches the script on this server
+                return commands.<List<Object>>eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+            }
+            return CompletableFuture.<List<Object>>failedFuture(failure);
+        }).thenCompose(f -> f);
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,321 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.Decision;
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Store;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.StoreContract;
+import io.github.throttle.engine.StoreReply;
+import io.github.throttle.memory.MemoryStore;
+import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.RedisClusterProcess;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The semantic table, and what a cluster adds: keys on several primaries, per-node scripts, slot migration. */
+class RedisClusterStoreTest extends StoreContract {
+
+    private static RedisClusterProcess cluster;
+    private static RedisClusterStore store;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisClusterProcess.start();
+        store = (RedisClusterStore) RedisStores.open(cluster.seeds(), true, Duration.ofSeconds(5));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (store != null) {
+            store.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Override
+    protected Store store() {
+        return store;
+    }
+
+    /** A fresh key served by primary {@code node}. */
+    private String freshKeyOn(int node) {
+        while (true) {
+            String key = freshKey();
+            if (cluster.owner(SlotHash.getSlot(key)) == node) {
+                return key;
+            }
+        }
+    }
+
+    @Test
+    void identitiesSpreadOverAllThreePrimaries() {
+        Limit limit = Limit.fixed(5, MINUTE);
+        Set<Integer> holders = new TreeSet<>();
+        for (int i = 0; i < 30; i++) {
+            String key = freshKey();
+            assertTrue(call(SIX_PM, key, limit).allowed());
+            int slot = SlotHash.getSlot(key);
+            assertEquals(slot, cluster.node(0).clusterKeyslot(key).intValue(), "CLUSTER KEYSLOT agrees");
+            int owner = cluster.owner(slot);
+            assertEquals(1, cluster.node(owner).exists(key).longValue(), key + " on the primary serving slot " + slot);
+            holders.add(owner);
+        }
+        assertEquals(Set.of(0, 1, 2), holders);
+    }
+
+    @Test
+    void aCallDeniedOnOnePrimaryLeavesNothingRecordedOnAnother() {
+        Limit perMinute = Limit.fixed(20, MINUTE);
+        Limit perHour = Limit.of(100, HOUR, MINUTE);
+        String ip = freshKeyOn(0);
+        String user = freshKeyOn(1);
+        // the address has used 30 of its hour, 10 of this minute; the user has spent this minute
+        for (int m = 0; m < 3; m++) {
+            assertTrue(call(SIX_PM + m * MINUTE, 10, new String[] {ip}, perMinute, perHour).allowed());
+        }
+        long now = SIX_PM + 2 * MINUTE + SECOND;
+        assertTrue(call(now, 20, new String[] {user}, perMinute, perHour).allowed());
+        for (int i = 0; i < 5; i++) {
+            // a new sub-bucket each time: the refund must find the one it was recorded in
+            Decision d = call(now + i * MINUTE / 10, 1, new String[] {ip, user}, perMinute, perHour);
+            assertFalse(d.allowed());
+            assertEquals(0, d.quotas().get(0).remaining());
+            assertTrue(d.quotas().get(0).violated());
+            // the hour: the user has 80 left, the address 70 (as before the call, not 69)
+            assertEquals(70, d.quotas().get(1).remaining());
+        }
+        Decision ipAlone = peek(now + MINUTE / 2, ip, perMinute, perHour);
+        assertEquals(10, ipAlone.quotas().get(0).remaining());
+        assertEquals(70, ipAlone.quotas().get(1).remaining());
+        assertEquals(9, call(now + MINUTE / 2, ip, perMinute, perHour).quotas().get(0).remaining());
+    }
+
+    @Test
+    void aCallAllowedEverywhereIsRecordedOnEveryPrimary() {
+        Limit limit = Limit.fixed(3, MINUTE);
+        String[] keys = {freshKeyOn(0), freshKeyOn(1), freshKeyOn(2)};
+        for (int i = 0; i < 3; i++) {
+            Decision d = call(SIX_PM + i, 1, keys, limit);
+            assertTrue(d.allowed());
+            assertEquals(2 - i, d.remaining());
+        }
+        assertFalse(call(SIX_PM + 3, 1, keys, limit).allowed());
+        for (int n = 0; n < 3; n++) {
+            assertEquals(0, peek(SIX_PM + 4, keys[n], limit).remaining());
+        }
+    }
+
+    @Test
+    void identitiesOnTwoPrimariesRacingGetExactlyTheTighterLimitAndRefundsLeaveExactCounts() throws Exception {
+        Limit limit = Limit.fixed(50, HOUR);
+        Limit loose = Limit.fixed(1000, HOUR);
+        String user = freshKeyOn(1);
+        String ip = freshKeyOn(2);
+        // the user's quota runs out long before the address's: every denial comes from the user's primary
+        AtomicInteger allowed = new AtomicInteger();
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        race(64, 10, i -> {
+            StoreCall c = StoreCall.builder(SIX_PM + i, true).add(user, limit, 1, 0).add(ip, loose, 1, 1).build();
+            if (store.decide(c).toCompletableFuture().join().allowed()) {
+                allowed.incrementAndGet();
+            }
+        }, errors);
+        assertTrue(errors.isEmpty(), () -> "errors: " + errors);
+        assertEquals(50, allowed.get());
+        assertEquals(0, peek(SIX_PM + 20, user, limit).remaining());
+        assertEquals(950, peek(SIX_PM + 20, ip, loose).remaining(), "every refund undid exactly its weight");
+    }
+
+    @Test
+    void callsOverSeveralPrimariesAgreeWithTheEmbeddedStoreOnEveryCount() {
+        long seed = Long.getLong("throttle.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        String[] ids = {freshKeyOn(0), freshKeyOn(0), freshKeyOn(1), freshKeyOn(1), freshKeyOn(2), freshKeyOn(2)};
+        Limit[] plan = {Limit.of(4, 2 * SECOND, 200), Limit.of(12, 20 * SECOND, SECOND), Limit.fixed(40, MINUTE)};
+        MutableClock clock = new MutableClock(SIX_PM);
+        int denied = 0;
+        try (MemoryStore reference = new MemoryStore(clock, HOUR)) {
+            long now = SIX_PM;
+            for (int n = 0; n < 1500; n++) {
+                now += rnd.nextInt(4) == 0 ? rnd.nextInt(3000) : rnd.nextInt(50);
+                clock.set(now);
+                StoreCall.Builder b = StoreCall.builder(now, rnd.nextInt(20) != 0);
+                int first = rnd.nextInt(ids.length);
+                int second = rnd.nextInt(ids.length);
+                int third = rnd.nextInt(ids.length);
+                for (int k : new int[] {first, second, third}) {
+                    for (int i = 0; i < plan.length; i++) {
+                        b.add(ids[k], plan[i], 1 + rnd.nextInt(2), i);
+                    }
+                }
+                StoreCall call = b.build();
+                StoreReply expected = reference.decideNow(call);
+                StoreReply actual = store.decide(call).toCompletableFuture().join();
+                String where = "call " + n + " (seed " + seed + "): " + expected + " vs " + actual;
+                assertEquals(expected.allowed(), actual.allowed(), where);
+                for (int p = 0; p < call.pairCount(); p++) {
+                    assertEquals(expected.remaining(p), actual.remaining(p), where);
+                    assertEquals(expected.violated(p), actual.violated(p), where);
+                    if (expected.violated(p)) {
+                        assertEquals(expected.waitMillis(p), actual.waitMillis(p), "retry wait, " + where);
+                    }
+                }
+                denied += expected.allowed() ? 0 : 1;
+            }
+        }
+        assertTrue(denied > 100, "denied " + denied);
+    }
+
+    @Test
+    void afterScriptFlushOnOnePrimaryCallsStillSucceed() {
+        Limit limit = Limit.fixed(5, MINUTE);
+        for (int node = 0; node < cluster.size(); node++) {
+            String key = freshKeyOn(node);
+            String other = freshKeyOn((node + 1) % cluster.size());
+            assertTrue(call(SIX_PM, key, limit).allowed());
+            assertEquals("OK", cluster.node(node).scriptFlush());
+            assertFalse(cluster.node(node).scriptExists(SlidingWindowScript.SHA1).get(0));
+            assertEquals(3, call(SIX_PM + 1, key, limit).remaining());
+            assertTrue(cluster.node(node).scriptExists(SlidingWindowScript.SHA1).get(0), "reloaded on node " + node);
+            // and a call over two primaries, one of them without the script
+            cluster.node(node).scriptFlush();
+            assertEquals(2, call(SIX_PM + 2, 1, new String[] {key, other}, limit).remaining());
+        }
+    }
+
+    @Test
+    void resetForgetsKeysOnEveryPrimary() {
+        Limit limit = Limit.fixed(1, MINUTE);
+        String[] keys = {freshKeyOn(0), freshKeyOn(1), freshKeyOn(2)};
+        assertTrue(call(SIX_PM, 1, keys, limit).allowed());
+        store.reset(keys).toCompletableFuture().join();
+        assertTrue(call(SIX_PM + 1, 1, keys, limit).allowed());
+    }
+
+    @Test
+    void aSlotMovedWhileCallsRunKeepsItsCounts() throws Exception {
+        Limit limit = Limit.fixed(1_000_000, HOUR);
+        Limit sliding = Limit.of(1_000_000, HOUR, MINUTE);
+        String key = freshKeyOn(0);
+        String elsewhere = freshKeyOn(1);
+        int slot = SlotHash.getSlot(key);
+        int from = cluster.owner(slot);
+        int to = 2;
+        AtomicLong done = new AtomicLong();
+        AtomicInteger allowed = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            boolean both = t % 2 == 0;
+            running.add(pool.submit(() -> {
+                int i = 0;
+                while (!stop.get()) {
+                    try {
+                        String[] keys = both ? new String[] {key, elsewhere} : new String[] {key};
+                        if (call(SIX_PM + (i++ % 1000), 1, keys, limit, sliding).allowed()) {
+                            allowed.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        errors.incrementAndGet();
+                        failures.add(e);
+                    }
+                    done.incrementAndGet();
+                }
+            }));
+        }
+        try {
+            // let a few hundred calls meet each state of the slot: before, importing/migrating, moved
+            Runnable between = () -> awaitCalls(done, 300);
+            between.run();
+            cluster.migrate(slot, from, to, between);
+            awaitCalls(done, 1000);
+        } finally {
+            stop.set(true);
+            for (Future<?> f : running) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            pool.shutdownNow();
+        }
+        System.out.println("slot migration: " + done.get() + " calls, " + allowed.get() + " allowed, "
+                + errors.get() + " errors");
+        assertEquals(0, errors.get(), () -> "first errors: " + failures.stream().limit(3).toList());
+        assertEquals(to, cluster.owner(slot));
+        assertNotEquals(from, to);
+        assertEquals(1, cluster.node(to).exists(key).longValue(), "the bucket moved with its slot");
+        assertEquals(0, cluster.node(from).clusterCountKeysInSlot(slot).longValue());
+        Decision after = peek(SIX_PM + 2000, key, limit, sliding);
+        assertEquals(1_000_000 - allowed.get(), after.quotas().get(0).remaining(), "no count lost or doubled");
+        assertEquals(1_000_000 - allowed.get(), after.quotas().get(1).remaining());
+    }
+
+    private static void awaitCalls(AtomicLong done, long more) {
+        long target = done.get() + more;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (done.get() < target) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("calls stalled at " + done.get());
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private interface Step {
+        void run(int i) throws Exception;
+    }
+
+    private static void race(int threads, int perThread, Step step, ConcurrentLinkedQueue<Throwable> errors) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                fs.add(pool.submit(() -> {
+                    try {
+                        start.await();
+                        for (int i = 0; i < perThread; i++) {
+                            step.run(i);
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : fs) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

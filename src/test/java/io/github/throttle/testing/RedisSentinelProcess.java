@@ -1,0 +1,129 @@
+package io.github.throttle.testing;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Sentinel-managed primary on loopback ports, for tests: a primary, one replica ({@code --replicaof})
+ * and one sentinel ({@code redis-server <conf> --sentinel}, quorum 1) that declares the primary down after
+ * {@value #DOWN_AFTER_MILLIS} ms. Ready once the replica is in sync and the sentinel knows it, so that a
+ * failover can promote it. Failing to start is an error, never a reason to skip.
+ */
+public final class RedisSentinelProcess implements AutoCloseable {
+
+    public static final String MASTER = "mymaster";
+    public static final long DOWN_AFTER_MILLIS = 1000;
+
+    private final RedisClient admin = RedisClient.create();
+    private RedisProcess primary;
+    private RedisProcess replica;
+    private RedisProcess sentinel;
+    private StatefulRedisSentinelConnection<String, String> sentinelConnection;
+
+    private RedisSentinelProcess() {
+    }
+
+    public static RedisSentinelProcess start() {
+        RedisSentinelProcess s = new RedisSentinelProcess();
+        try {
+            s.launch();
+            return s;
+        } catch (RuntimeException | Error e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private void launch() {
+        primary = RedisProcess.start();
+        replica = RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(primary.port()));
+        try (StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(replica.uri()))) {
+            await("replica in sync", () -> c.sync().info("replication").contains("master_link_status:up"));
+        }
+        Path conf;
+        try {
+            // the sentinel rewrites its configuration file: it must be a writable file of its own
+            conf = Files.createTempDirectory("throttle-sentinel-").resolve("sentinel.conf");
+            Files.writeString(conf, String.join("\n",
+                    "sentinel monitor " + MASTER + " 127.0.0.1 " + primary.port() + " 1",
+                    "sentinel down-after-milliseconds " + MASTER + " " + DOWN_AFTER_MILLIS,
+                    "sentinel failover-timeout " + MASTER + " 10000",
+                    "sentinel parallel-syncs " + MASTER + " 1",
+                    ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        sentinel = RedisProcess.startWithConfig(conf, "--sentinel");
+        sentinelConnection = admin.connectSentinel(RedisURI.create("redis://127.0.0.1:" + sentinel.port()));
+        sentinelConnection.setTimeout(Duration.ofSeconds(5));
+        await("sentinel knows the replica", () -> {
+            List<Map<String, String>> replicas = sentinelConnection.sync().replicas(MASTER);
+            return replicas.size() == 1 && !replicas.get(0).get("flags").contains("down")
+                    && !replicas.get(0).get("flags").contains("disconnected");
+        });
+    }
+
+    /** {@code throttle.redis.uri} for this primary. */
+    public String uri() {
+        return "redis-sentinel://127.0.0.1:" + sentinel.port() + "/0#" + MASTER;
+    }
+
+    public RedisProcess primary() {
+        return primary;
+    }
+
+    public RedisProcess replica() {
+        return replica;
+    }
+
+    /** The port of the primary the sentinel names now. */
+    public int primaryPort() {
+        SocketAddress a = sentinelConnection.sync().getMasterAddrByName(MASTER);
+        return ((InetSocketAddress) a).getPort();
+    }
+
+    public String sentinelLog() {
+        return sentinel.log();
+    }
+
+    static void await(String what, java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not within 30 s: " + what);
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (sentinelConnection != null) {
+            sentinelConnection.close();
+        }
+        admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        for (RedisProcess p : new RedisProcess[] {sentinel, replica, primary}) {
+            if (p != null) {
+                p.close();
+            }
+        }
+    }
+}
