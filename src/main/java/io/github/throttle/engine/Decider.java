@@ -160,6 +160,6 @@ public final class Decider {
     private static String describe(Throwable t) {
         String m = t.getMessage();
         // never echo a URI with credentials
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m.replaceAll("(?<=://)[^@/\\s]*@", "***@"));
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + io.github.throttle.redis.RedisUris.redact(m));
     }
 }
