@@ -175,7 +175,9 @@ public final class RedisProcess implements AutoCloseable {
             s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             byte[] buf = new byte[64];
             int n = s.getInputStream().read(buf);
-            return n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
+            String reply = n > 0 ? new String(buf, 0, n, StandardCharsets.US_ASCII) : "";
+            // a server with requirepass answers NOAUTH: it is up all the same
+            return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
         } catch (IOException e) {
             return false;
         }
