@@ -38,7 +38,7 @@ public final class Throttling implements AutoCloseable {
         this.codec = new KeyCodec(settings.keyPrefix());
         // the embedded store reads its own clock when the call carries none
         this.decider = new Decider(store, clock, settings.clientTime(), settings.redisTimeout(), settings.denyOnFailure(),
-                Duration.ofSeconds(1));
+                Duration.ofMillis(250));
         this.plans = new MethodPlans(config, codec, resolvers);
     }
 

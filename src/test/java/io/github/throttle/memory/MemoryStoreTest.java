@@ -45,6 +45,58 @@ class MemoryStoreTest extends StoreContract {
     }
 
     @Test
+    void sixtyFourThreadsOverSeveralLimitsAndIdentitiesLoseNoUpdate() throws Exception {
+        Limit perSecond = Limit.of(40, 1000, 100);
+        Limit perHour = Limit.of(500, 3_600_000, 60_000);
+        String[] ids = {"a", "b", "c", "d"};
+        long[][] charged = new long[64][ids.length];
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(64);
+        java.util.List<java.util.concurrent.Future<?>> fs = new java.util.ArrayList<>();
+        for (int t = 0; t < 64; t++) {
+            int me = t;
+            fs.add(pool.submit(() -> {
+                java.util.Random rnd = new java.util.Random(me);
+                start.await();
+                for (int i = 0; i < 300; i++) {
+                    // one or two identities per call, time moving through 3 seconds
+                    int x = rnd.nextInt(ids.length);
+                    int y = rnd.nextBoolean() ? x : rnd.nextInt(ids.length);
+                    long w = 1 + rnd.nextInt(3);
+                    long at = 10_000 + rnd.nextInt(3000);
+                    StoreCall.Builder b = StoreCall.builder(at, true);
+                    b.add(ids[x], perSecond, w, 0).add(ids[x], perHour, w, 1);
+                    if (y != x) {
+                        b.add(ids[y], perSecond, w, 0).add(ids[y], perHour, w, 1);
+                    }
+                    if (store.decideNow(b.build()).allowed()) {
+                        charged[me][x] += w;
+                        if (y != x) {
+                            charged[me][y] += w;
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (var f : fs) {
+            f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        for (int i = 0; i < ids.length; i++) {
+            long total = 0;
+            for (long[] c : charged) {
+                total += c[i];
+            }
+            // everything the threads were told was allowed is counted in the hour, and nothing else
+            long remaining = store.decideNow(StoreCall.builder(13_000, false).add(ids[i], perHour, 0, 0).build()).remaining(0);
+            assertEquals(perHour.limit() - total, remaining, "identity " + ids[i]);
+            assertTrue(total <= perHour.limit());
+        }
+    }
+
+    @Test
     void anIdentityIsKeptWhileItsLongestWindowHoldsWeight() {
         Limit perSecond = Limit.fixed(5, 1000);
         Limit perHour = Limit.of(100, 3_600_000, 60_000);

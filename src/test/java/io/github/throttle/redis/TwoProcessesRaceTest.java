@@ -1,0 +1,125 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.testing.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Two JVMs share one Redis; in each round both fire 200 concurrent calls at one identity whose limit is
+ * 100: exactly 100 (or exactly the weight that fits) is allowed in total, every round.
+ */
+class TwoProcessesRaceTest {
+
+    static final int ROUNDS = 20;
+    static final int CALLS = 200;
+    static final long LIMIT = 100;
+
+    @Test
+    void twoProcessesRacingOnOneIdentityAreAllowedExactlyTheLimit() throws Exception {
+        race(false);
+    }
+
+    @Test
+    void withMixedWeightsTheTotalAllowedWeightNeverExceedsTheLimit() throws Exception {
+        race(true);
+    }
+
+    private void race(boolean weighted) throws Exception {
+        try (RedisProcess redis = RedisProcess.start()) {
+            Process a = child(redis, "a", weighted);
+            Process b = child(redis, "b", weighted);
+            CompletableFuture<String> outA = CompletableFuture.supplyAsync(() -> read(a));
+            CompletableFuture<String> outB = CompletableFuture.supplyAsync(() -> read(b));
+            assertEquals(0, a.waitFor(), outA.get());
+            assertEquals(0, b.waitFor(), outB.get());
+            long[] totalsA = totals(outA.get(5, TimeUnit.SECONDS));
+            long[] totalsB = totals(outB.get(5, TimeUnit.SECONDS));
+            try (RedisClient c = RedisClient.create(redis.uri()); StatefulRedisConnection<String, String> conn = c.connect()) {
+                for (int r = 0; r < ROUNDS; r++) {
+                    long allowed = totalsA[r] + totalsB[r];
+                    String counted = conn.sync().hget("race:" + r, Limit.fixed(LIMIT, 3_600_000).tag() + "t");
+                    assertEquals(Long.parseLong(counted), allowed, "round " + r + ": allowed weight equals counted weight");
+                    if (weighted) {
+                        // weights 1..3: the window is full to within less than the largest weight
+                        assertEquals(true, allowed <= LIMIT && allowed > LIMIT - 3, "round " + r + ": " + allowed);
+                    } else {
+                        assertEquals(LIMIT, allowed, "round " + r);
+                    }
+                }
+            }
+            System.out.println((weighted ? "weighted: " : "") + ROUNDS + " rounds of 2 x " + CALLS + " racing calls: exact every round");
+        }
+    }
+
+    private static Process child(RedisProcess redis, String name, boolean weighted) throws Exception {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Racer.class.getName(),
+                redis.uri(), name, String.valueOf(weighted)).redirectErrorStream(true).start();
+    }
+
+    private static String read(Process p) {
+        try {
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long[] totals(String out) {
+        long[] t = new long[ROUNDS];
+        for (String line : out.split("\n")) {
+            if (line.startsWith("round ")) {
+                String[] p = line.split(" ");
+                t[Integer.parseInt(p[1])] = Long.parseLong(p[2]);
+            }
+        }
+        return t;
+    }
+
+    /** One application process: meets the other at a Redis barrier, then fires 200 calls at once. */
+    public static final class Racer {
+        public static void main(String[] args) throws Exception {
+            String uri = args[0];
+            boolean weighted = Boolean.parseBoolean(args[2]);
+            Limit limit = Limit.fixed(LIMIT, 3_600_000);
+            try (RedisStore store = new RedisStore(uri, Duration.ofSeconds(10));
+                 RedisClient c = RedisClient.create(uri); StatefulRedisConnection<String, String> conn = c.connect()) {
+                store.decide(StoreCall.builder(-1, false).add("warm", limit, 0, 0).build()).toCompletableFuture().join();
+                for (int r = 0; r < ROUNDS; r++) {
+                    conn.sync().incr("barrier:" + r);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (Long.parseLong(conn.sync().get("barrier:" + r)) < 2) {
+                        if (System.nanoTime() > deadline) {
+                            throw new IllegalStateException("the other process never came");
+                        }
+                        Thread.onSpinWait();
+                    }
+                    List<CompletableFuture<Long>> calls = new ArrayList<>();
+                    for (int i = 0; i < CALLS; i++) {
+                        long w = weighted ? 1 + (i % 3) : 1;
+                        StoreCall call = StoreCall.builder(-1, true).add("race:" + r, limit, w, 0).build();
+                        calls.add(store.decide(call).toCompletableFuture().thenApply(reply -> reply.allowed() ? w : 0L));
+                    }
+                    long allowed = 0;
+                    for (CompletableFuture<Long> f : calls) {
+                        allowed += f.join();
+                    }
+                    System.out.println("round " + r + " " + allowed);
+                }
+            }
+        }
+    }
+}
