@@ -95,7 +95,7 @@ class EventLoopTest {
     void whileRedisIsSlowTheEventLoopKeepsServing() throws Exception {
         // Redis holds every command for 2.5 s: each throttled request waits that long for its decision
         assertEquals("OK", redis("CLIENT", "PAUSE", "2500", "ALL"));
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         List<CompletableFuture<HttpResponse<String>>> throttled = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
             throttled.add(http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port + "/quarkus/uni"))
