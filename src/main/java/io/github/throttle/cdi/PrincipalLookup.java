@@ -14,9 +14,17 @@ public class PrincipalLookup {
     @Inject
     Instance<Principal> principal;
 
+    private volatile Boolean resolvable;
+
     Optional<Principal> current() {
+        Boolean r = resolvable;
+        if (r == null) {
+            // whether the container offers a Principal bean does not change at run time
+            r = principal.isResolvable();
+            resolvable = r;
+        }
         try {
-            if (principal.isResolvable()) {
+            if (r) {
                 Principal p = principal.get();
                 if (p != null && p.getName() != null && !p.getName().isEmpty() && !"ANONYMOUS".equals(p.getName())
                         && !"anonymous".equals(p.getName())) {
