@@ -17,9 +17,7 @@ class EmbeddedStoreIT extends LibertySuite {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
+        stop(server);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -21,6 +22,8 @@ final class LibertyServer implements AutoCloseable {
 
     /** Liberty's own messages for a server or application that did not come up. */
     private static final Pattern FAILED = Pattern.compile("(CWWKZ0002E|CWWKZ0004E|CWWKZ0012E|CWWKF0001E|CWWKF0042E|CWWKE0[0-9]{3}E)[^\\n]*");
+    /** A messages.log line of severity E (error) or W (warning). */
+    private static final Pattern PROBLEM = Pattern.compile("^\\[[^]]+] [0-9a-f]+ \\S+\\s+[EW] ");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
@@ -91,6 +94,11 @@ final class LibertyServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The error and warning lines of {@code messages.log}: none is expected from a healthy deployment. */
+    List<String> problems() {
+        return messages().lines().filter(l -> PROBLEM.matcher(l).find()).toList();
     }
 
     private void awaitReady() {

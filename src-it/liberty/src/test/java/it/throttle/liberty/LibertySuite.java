@@ -78,6 +78,23 @@ abstract class LibertySuite extends ThrottleScenarios {
                 "messages.log does not say 'counting in the " + expectedStore() + "'");
     }
 
+    /**
+     * Stops the server after checking that the whole run logged no error or warning (no bean discovery,
+     * provider, Weld or request trouble).
+     */
+    static void stop(LibertyServer server) {
+        if (server == null) {
+            return;
+        }
+        List<String> problems;
+        try {
+            problems = server.problems();
+        } finally {
+            server.close();
+        }
+        assertEquals(List.of(), problems, "errors or warnings in messages.log");
+    }
+
     /** How Throttle's start-up message names the store this run must use. */
     protected abstract String expectedStore();
 }

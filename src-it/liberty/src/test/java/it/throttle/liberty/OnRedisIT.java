@@ -31,9 +31,7 @@ class OnRedisIT extends LibertySuite {
     @AfterAll
     static void stop() {
         try {
-            if (server != null) {
-                server.close();
-            }
+            stop(server);
         } finally {
             if (redis != null) {
                 redis.close();
