@@ -2,9 +2,13 @@ package io.github.throttle.jaxrs;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 
+import java.util.logging.Logger;
+
 /**
  * The address of the connection's peer. JAX-RS has no portable way to ask, so each runtime family has its
- * own: Quarkus REST (Vert.x, no servlet) and servlet containers (Payara, Open Liberty, ...).
+ * own: Quarkus REST (Vert.x, no servlet), servlet containers that show the servlet API to applications
+ * (Payara, Open Liberty with the {@code servlet} feature, ...), and RESTEasy's own request where they do not
+ * (Open Liberty with {@code restfulWS} alone).
  */
 interface PeerAddress {
 
@@ -15,6 +19,16 @@ interface PeerAddress {
         if (QuarkusRest.PRESENT && QuarkusRest.handles(ctx)) {
             return QuarkusRest::peer;
         }
-        return new ServletPeer();
+        if (ServletPeer.available()) {
+            return new ServletPeer();
+        }
+        PeerAddress resteasy = ResteasyPeer.lookup(ctx);
+        if (resteasy != null) {
+            return resteasy;
+        }
+        Logger.getLogger(PeerAddress.class.getName()).warning("Throttle cannot see client addresses on this runtime ("
+                + ctx.getClass().getName() + ", no servlet API visible to the application): limits keyed by address"
+                + " have no address to count. Make the servlet API visible (on Open Liberty: the servlet feature).");
+        return c -> null;
     }
 }

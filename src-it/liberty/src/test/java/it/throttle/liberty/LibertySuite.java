@@ -1,0 +1,100 @@
+package it.throttle.liberty;
+
+import it.throttle.scenarios.ThrottleScenarios;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The shared scenarios plus what is particular to Open Liberty, against one running server. */
+abstract class LibertySuite extends ThrottleScenarios {
+
+    protected abstract LibertyServer server();
+
+    @Override
+    protected String baseUri() {
+        return "http://127.0.0.1";
+    }
+
+    @Override
+    protected int port() {
+        return server().port();
+    }
+
+    /** The raw response head of {@code GET path}, sent through the trusted loopback proxy as {@code client}. */
+    String head(String path, String client) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port()), 5000);
+            s.setSoTimeout(10_000);
+            String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port() + "\r\nX-Forwarded-For: " + client
+                    + "\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write(req.getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream head = new ByteArrayOutputStream();
+            int c;
+            while ((c = in.read()) != -1) {
+                head.write(c);
+                byte[] b = head.toByteArray();
+                int n = b.length;
+                if (n >= 4 && b[n - 4] == '\r' && b[n - 3] == '\n' && b[n - 2] == '\r' && b[n - 1] == '\n') {
+                    break;
+                }
+            }
+            return head.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * Liberty's HTTP channel knows no reason phrase for 429 and writes {@code Undefined}, whatever the
+     * application asks for ({@code Response.status(429, "Too Many Requests")}; Servlet 6 has no API for a
+     * reason phrase at all). HTTP/1.1 clients must ignore the reason phrase (RFC 9112, 4): what counts is the
+     * code, the fields and the problem body, asserted by the shared scenarios. This pins what the pinned
+     * runtime does, so that a change shows up here and in docs/runtime-liberty.md.
+     */
+    @Test
+    public void a429StatusLineHasLibertysReasonPhrase() throws IOException {
+        String client = "198.51.100." + (1 + ThreadLocalRandom.current().nextInt(254));
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            lines.add(head("/it/by-address", client).lines().findFirst().orElse(""));
+        }
+        assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 429 Undefined"), lines);
+    }
+
+    @Test
+    public void theStoreFromTheConfigurationIsUsed() {
+        String messages = server().messages();
+        assertTrue(messages.contains("Throttle enabled, counting in the " + expectedStore()),
+                "messages.log does not say 'counting in the " + expectedStore() + "'");
+    }
+
+    /**
+     * Stops the server after checking that the whole run logged no error or warning (no bean discovery,
+     * provider, Weld or request trouble).
+     */
+    static void stop(LibertyServer server) {
+        if (server == null) {
+            return;
+        }
+        List<String> problems;
+        try {
+            problems = server.problems();
+        } finally {
+            server.close();
+        }
+        assertEquals(List.of(), problems, "errors or warnings in messages.log");
+    }
+
+    /** How Throttle's start-up message names the store this run must use. */
+    protected abstract String expectedStore();
+}
