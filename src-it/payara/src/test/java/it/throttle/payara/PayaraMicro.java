@@ -68,7 +68,13 @@ final class PayaraMicro implements AutoCloseable {
                     pb.environment().put(k, v);
                 }
             });
-            PayaraMicro server = new PayaraMicro(pb.start(), port, log);
+            Process process = pb.start();
+            // should the test JVM die before @AfterAll, the server goes with it
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }, "stop-payara-" + name));
+            PayaraMicro server = new PayaraMicro(process, port, log);
             server.awaitReady();
             return server;
         } catch (IOException e) {
