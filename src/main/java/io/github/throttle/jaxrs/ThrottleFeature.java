@@ -24,6 +24,7 @@ public class ThrottleFeature implements DynamicFeature {
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
+        GrizzlyStatusLine.registerTooManyRequests();
         Class<?> type = resource.getResourceClass();
         Method method = resource.getResourceMethod();
         if (type == null || method == null || MethodPlans.annotations(type, method).length == 0) {

@@ -1,0 +1,166 @@
+package it.throttle.payara;
+
+import io.github.throttle.testing.RedisProcess;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Payara Micro process serving the application WAR at {@code /} on a free port, bound to 127.0.0.1.
+ * Failing to start (process exit, no answer before the deadline) is an error, never a reason to skip.
+ */
+final class PayaraMicro implements AutoCloseable {
+
+    private static final long START_TIMEOUT_SECONDS = Long.getLong("payara.start-timeout", 180);
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private PayaraMicro(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /**
+     * Starts the server with {@code env} added to (or, for a null value, removed from) its environment, and
+     * returns once the application answers.
+     */
+    static PayaraMicro start(String name, Map<String, String> env) {
+        Path jar = Path.of(required("payara.jar"));
+        Path war = Path.of(required("payara.war"));
+        Path work = Path.of(required("payara.work"));
+        try {
+            Path root = Files.createTempDirectory(work, name + "-root-");
+            Path preBoot = root.resolve("pre-boot.asadmin");
+            // loopback only: nothing outside this machine reaches the test server
+            Files.writeString(preBoot, "set configs.config.server-config.network-config.network-listeners"
+                    + ".network-listener.http-listener.address=127.0.0.1\n");
+            Path log = work.resolve(name + ".log");
+            int port = RedisProcess.freePort();
+            List<String> cmd = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-jar", jar.toString(),
+                    "--deploy", war.toString(),
+                    "--contextroot", "/",
+                    "--port", Integer.toString(port),
+                    "--nocluster",
+                    "--disablephonehome",
+                    "--rootdir", root.toString(),
+                    "--unpackdir", work.resolve("runtime").toString(),
+                    "--prebootcommandfile", preBoot.toString()));
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            env.forEach((k, v) -> {
+                if (v == null) {
+                    pb.environment().remove(k);
+                } else {
+                    pb.environment().put(k, v);
+                }
+            });
+            Process process = pb.start();
+            // should the test JVM die before @AfterAll, the server goes with it
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }, "stop-payara-" + name));
+            PayaraMicro server = new PayaraMicro(process, port, log);
+            server.awaitReady();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String required(String property) {
+        String v = System.getProperty(property);
+        if (v == null || v.isBlank()) {
+            throw new IllegalStateException("system property " + property + " is not set (run the tests through Maven)");
+        }
+        return v;
+    }
+
+    private void awaitReady() {
+        long started = System.nanoTime();
+        long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Payara Micro exited with " + process.exitValue() + " before answering:\n" + logTail());
+            }
+            if (answers()) {
+                System.out.printf("Payara Micro answered on port %d after %d ms%n", port,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                return;
+            }
+            try {
+                process.waitFor(250, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        close();
+        throw new IllegalStateException("Payara Micro did not answer on port " + port + " within "
+                + START_TIMEOUT_SECONDS + " s:\n" + logTail());
+    }
+
+    private boolean answers() {
+        try {
+            HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/it/open").toURL().openConnection();
+            c.setConnectTimeout(500);
+            c.setReadTimeout(5000);
+            try {
+                return c.getResponseCode() == 200;
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    String log() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private String logTail() {
+        String l = log();
+        return l.length() > 20_000 ? "..." + l.substring(l.length() - 20_000) : l;
+    }
+
+    /** Stops the server (shutdown hooks run), killing it if it does not stop in time. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
