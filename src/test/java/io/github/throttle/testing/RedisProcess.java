@@ -72,6 +72,7 @@ public final class RedisProcess implements AutoCloseable {
     public static synchronized Path binary() {
         if (binary == null) {
             binary = findBinary();
+            System.out.println("redis-server for tests: " + binary);
         }
         return binary;
     }
