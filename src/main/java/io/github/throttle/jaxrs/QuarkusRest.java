@@ -8,7 +8,7 @@ import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * What only Quarkus REST offers: suspending a request while the store decides (no thread waits, not even
@@ -36,26 +36,18 @@ final class QuarkusRest {
         return ctx instanceof ResteasyReactiveContainerRequestContext;
     }
 
-    /** Suspends the request until the decision is in, applies it, then resumes. */
-    static boolean suspend(ContainerRequestContext ctx, CompletableFuture<Decision> decision,
-                           BiConsumer<ContainerRequestContext, Decision> apply) {
-        if (!(ctx instanceof ResteasyReactiveContainerRequestContext rr)) {
-            return false;
-        }
+    /** Suspends the request until the decision is in, hands it over, then resumes the request. */
+    static void suspend(ContainerRequestContext ctx, CompletableFuture<Decision> decision, Consumer<Decision> handOver) {
+        ResteasyReactiveContainerRequestContext rr = (ResteasyReactiveContainerRequestContext) ctx;
         rr.suspend();
         decision.whenComplete((d, e) -> {
-            try {
-                if (e != null) {
-                    rr.resume(e);
-                    return;
-                }
-                apply.accept(ctx, d);
+            if (e != null) {
+                rr.resume(e);
+            } else {
+                handOver.accept(d);
                 rr.resume();
-            } catch (RuntimeException ex) {
-                rr.resume(ex);
             }
         });
-        return true;
     }
 
     static String peer(ContainerRequestContext ctx) {

@@ -35,7 +35,9 @@ public class ThrottleFeature implements DynamicFeature {
         Class<?> declaring = MethodPlans.annotations(method.getDeclaringClass(), method).length > 0 ? method.getDeclaringClass() : type;
         MethodPlan plan = t.plan(declaring, method);
         if (t.active(plan)) {
-            context.register(new ThrottleFilter(t, plan), Priorities.AUTHORIZATION + 10);
+            ThrottleFilter filter = new ThrottleFilter(t, plan);
+            context.register(filter, Priorities.AUTHORIZATION + 10);
+            context.register(new ThrottleFilter.Resumed(filter), Priorities.AUTHORIZATION + 11);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
     static final String DECISION = "io.github.throttle.decision";
+    static final String PENDING = "io.github.throttle.pending";
 
     private final Throttling throttling;
     private final MethodPlan plan;
@@ -39,12 +40,19 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
         }
         CompletableFuture<Decision> decision = throttling.decide(plan, new HttpCaller(ctx, plan.method(), p, forwarded))
                 .toCompletableFuture();
-        if (decision.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.suspend(ctx, decision, this::apply)) {
+        if (decision.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.handles(ctx)) {
             apply(ctx, decision.join());
+            return;
         }
+        // the store answers on its own thread: only hand the decision over there; the request's next filter
+        // (back on the request's own thread) applies it, since aborting a request from a foreign thread races
+        // with the thread that suspended it
+        Pending pending = new Pending();
+        ctx.setProperty(PENDING, pending);
+        QuarkusRest.suspend(ctx, decision, d -> pending.decision = d);
     }
 
-    private void apply(ContainerRequestContext ctx, Decision d) {
+    void apply(ContainerRequestContext ctx, Decision d) {
         if (d.allowed()) {
             ctx.setProperty(DECISION, d);
         } else {
@@ -57,6 +65,28 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
         Object d = request.getProperty(DECISION);
         if (d instanceof Decision decision && response.getStatus() != 429) {
             RateLimitFields.write(decision, throttling.settings().headers(), response.getHeaders());
+        }
+    }
+
+    /** A decision taken while the request was suspended, applied by {@link Resumed}. */
+    static final class Pending {
+        volatile Decision decision;
+    }
+
+    /** Runs right after {@link ThrottleFilter}, on the resumed request's thread. */
+    static final class Resumed implements ContainerRequestFilter {
+        private final ThrottleFilter filter;
+
+        Resumed(ThrottleFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public void filter(ContainerRequestContext ctx) {
+            if (ctx.getProperty(PENDING) instanceof Pending p) {
+                ctx.removeProperty(PENDING);
+                filter.apply(ctx, p.decision);
+            }
         }
     }
 }

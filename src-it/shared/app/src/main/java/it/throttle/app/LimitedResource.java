@@ -100,6 +100,13 @@ public class LimitedResource {
         return "both";
     }
 
+    @GET
+    @Path("/by-tenant")
+    @Throttle(limit = 2, duration = 1, unit = ChronoUnit.HOURS, key = TenantKey.class)
+    public String byTenant() {
+        return "tenant";
+    }
+
     /** Read before the entity? The 429 must come without the body being consumed. */
     @POST
     @Path("/upload")

@@ -167,6 +167,15 @@ public abstract class ThrottleScenarios {
     }
 
     @Test
+    public void aResolverBeanOfTheApplicationChoosesTheIdentity() {
+        String tenant = "Acme" + System.nanoTime();
+        as("10.3.1.1").header("X-Tenant", tenant).get("/it/by-tenant").then().statusCode(200);
+        as("10.3.1.2").header("X-Tenant", tenant.toUpperCase()).get("/it/by-tenant").then().statusCode(200);
+        as("10.3.1.3").header("X-Tenant", " " + tenant.toLowerCase()).get("/it/by-tenant").then().statusCode(429);
+        as("10.3.1.3").header("X-Tenant", tenant + "-other").get("/it/by-tenant").then().statusCode(200);
+    }
+
+    @Test
     public void withTwoIdentitiesEachIsLimitedAndADeniedCallChargesNeither() {
         String user = "b" + System.nanoTime();
         me().header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(200);
