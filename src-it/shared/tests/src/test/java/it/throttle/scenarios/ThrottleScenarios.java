@@ -74,24 +74,30 @@ public abstract class ThrottleScenarios {
 
     @Test
     public void theShortLimitRecoversWhileTheLongOneStillDenies() {
-        me().get("/it/multi").then().statusCode(200)
-                .header("RateLimit-Policy", equalTo("\"300ms\";q=2;w=1, \"1h\";q=4;w=3600"));
-        me().get("/it/multi").then().statusCode(200);
-        me().get("/it/multi").then().statusCode(429).body("violated-policies", equalTo(List.of("300ms")))
-                .header("Retry-After", equalTo("1"));
-        untilAllowed("/it/multi");
-        untilAllowed("/it/multi");
+        // the 300 ms window may end between two calls: then start again as a new client
+        String who = null;
+        Response third = null;
+        for (int attempt = 0; attempt < 10 && (third == null || third.statusCode() != 429); attempt++) {
+            who = "10.11." + rnd() + "." + rnd();
+            as(who).get("/it/multi").then().statusCode(200)
+                    .header("RateLimit-Policy", equalTo("\"300ms\";q=2;w=1, \"1h\";q=4;w=3600"));
+            as(who).get("/it/multi").then().statusCode(200);
+            third = as(who).get("/it/multi");
+        }
+        third.then().statusCode(429).body("violated-policies", equalTo(List.of("300ms"))).header("Retry-After", equalTo("1"));
+        untilAllowed(who, "/it/multi");
+        untilAllowed(who, "/it/multi");
         // the hour now holds 4: recovering the short window is no longer enough
-        Response r = me().get("/it/multi");
+        Response r = as(who).get("/it/multi");
         r.then().statusCode(429).body("violated-policies", hasItem("1h"));
         assertTrue(Long.parseLong(r.header("Retry-After")) > 3000, r.header("Retry-After"));
     }
 
     /** Denied calls record nothing, so asking again until allowed does not change the counts. */
-    private void untilAllowed(String path) {
+    private void untilAllowed(String who, String path) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (System.nanoTime() < deadline) {
-            int status = me().get(path).statusCode();
+            int status = as(who).get(path).statusCode();
             if (status == 200) {
                 return;
             }
