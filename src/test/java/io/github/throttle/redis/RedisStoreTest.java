@@ -86,24 +86,32 @@ class RedisStoreTest extends StoreContract {
 
     @Test
     void withTheServerClockDecisionsAgreeWithRedisTime() {
-        String key = freshKey();
         Limit limit = Limit.fixed(1, 10 * SECOND);
+        // a 10 s window may end between the two calls: then try again with a new key
+        for (int attempt = 0; ; attempt++) {
+            String key = freshKey();
+            long before = serverMillis();
+            StoreReply r1 = store.decide(StoreCall.builder(-1, true).add(key, limit, 1, 0).build()).toCompletableFuture().join();
+            StoreReply r2 = store.decide(StoreCall.builder(-1, true).add(key, limit, 1, 0).build()).toCompletableFuture().join();
+            long after = serverMillis();
+            assertTrue(r1.allowed());
+            if (r2.allowed() && attempt < 3) {
+                continue;
+            }
+            assertFalse(r2.allowed());
+            // the window ends at the next multiple of 10 s of the server clock
+            long end = (before / 10_000 + 1) * 10_000;
+            long wait = r2.waitMillis(0);
+            assertTrue(wait <= end - before && wait >= end - after, "wait " + wait + " for end " + end
+                    + " between " + before + " and " + after);
+            assertEquals(String.valueOf(end / 10_000 - 1), commands.hget(key, limit.tag() + "n"));
+            return;
+        }
+    }
+
+    private static long serverMillis() {
         List<String> time = commands.time();
-        long before = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-        StoreCall first = StoreCall.builder(-1, true).add(key, limit, 1, 0).build();
-        StoreReply r1 = store.decide(first).toCompletableFuture().join();
-        time = commands.time();
-        long after = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-        assertTrue(r1.allowed());
-        StoreCall second = StoreCall.builder(-1, true).add(key, limit, 1, 0).build();
-        StoreReply r2 = store.decide(second).toCompletableFuture().join();
-        assertFalse(r2.allowed());
-        // the window ends at the next multiple of 10 s of the server clock
-        long end = (before / 10_000 + 1) * 10_000;
-        long wait = r2.waitMillis(0);
-        assertTrue(wait <= end - before && wait >= end - after - 1000, "wait " + wait + " for end " + end
-                + " between " + before + " and " + after);
-        assertEquals(String.valueOf(end / 10_000 - 1), commands.hget(key, limit.tag() + "n"));
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 
     @Test
