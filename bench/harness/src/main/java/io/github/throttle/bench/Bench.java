@@ -112,29 +112,17 @@ public final class Bench {
             out.add("Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs (" + cpuModel() + "), Java "
                     + System.getProperty("java.runtime.version") + ", Redis " + r.version + ", " + ZonedDateTime.now(ZoneOffset.UTC).withNano(0)
                     + "; " + rounds + " rounds of " + seconds + " s (after " + warm + " s warm-up) per figure, medians; ratios are medians of per-round ratios.");
-            if (only.contains("redis")) {
-                redisRows();
-            }
-            if (only.contains("script")) {
-                scriptRows();
-            }
-            if (only.contains("windows")) {
-                windowRows();
-            }
-            if (only.contains("size")) {
-                sizeRows();
-            }
+            section("redis", this::redisRows);
+            section("script", this::scriptRows);
+            section("windows", this::windowRows);
+            section("size", this::sizeRows);
         }
-        if (only.contains("memory")) {
-            memoryRows();
-        }
-        if (only.contains("heap")) {
-            heapRows();
-        }
+        section("memory", this::memoryRows);
+        section("heap", this::heapRows);
         if (only.contains("http")) {
             try (RedisServer r = new RedisServer()) {
                 redis = r;
-                httpRows();
+                section("http", this::httpRows);
             }
         }
         out.add("");
@@ -613,7 +601,10 @@ public final class Bench {
 
     void httpRows() throws Exception {
         log("HTTP rows");
-        String jar = System.getenv().getOrDefault("BENCH_HTTP_APP", "../http-app/target/quarkus-app/quarkus-run.jar");
+        String jar = System.getenv().getOrDefault("BENCH_HTTP_APP", "../../http-app/target/quarkus-app/quarkus-run.jar");
+        if (!Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("no HTTP app at " + Path.of(jar).toAbsolutePath() + " (build bench/ first, or set BENCH_HTTP_APP)");
+        }
         Path script = Files.createTempFile("throttle-bench-", ".lua");
         Files.writeString(script, """
                 -- one of 10,000 API keys per request: each is an identity of the throttled endpoint
@@ -636,7 +627,7 @@ public final class Bench {
             Process app = pb.start();
             try {
                 String base = "http://127.0.0.1:" + port + "/";
-                waitUp(base + "throttled");
+                waitUp(base + "throttled", app);
                 for (String ep : new String[] {"open", "throttled"}) {
                     Ext.wrk(base + ep, 64, 3, script.toString());
                 }
@@ -693,10 +684,10 @@ public final class Bench {
         return v.get(v.size() - 1);
     }
 
-    static void waitUp(String url) throws Exception {
+    static void waitUp(String url, Process app) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         long until = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < until) {
+        while (System.currentTimeMillis() < until && app.isAlive()) {
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).header("X-API-Key", "probe").build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -712,6 +703,25 @@ public final class Bench {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    interface Section {
+        void run() throws Exception;
+    }
+
+    /** Runs one section; a failure is reported in the table and the other sections still run. */
+    void section(String name, Section section) {
+        if (!only.contains(name)) {
+            return;
+        }
+        try {
+            section.run();
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            out.add("");
+            out.add("Section " + name + " FAILED: " + e);
+            verdict(false, "section " + name + " failed: " + e);
+        }
+    }
 
     void verdict(boolean met, String text) {
         verdicts.add((met ? "MET: " : "MISSED: ") + text);
