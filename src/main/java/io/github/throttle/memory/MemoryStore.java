@@ -29,6 +29,8 @@ public final class MemoryStore implements Store {
     private final InstantSource clock;
     private final long expirySlackMillis;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    /** The tag arrays of {@link Entry}, one per distinct set of windows. */
+    private final ConcurrentHashMap<String, String[]> tagSets = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile long nextSweepAt = Long.MIN_VALUE;
@@ -100,7 +102,7 @@ public final class MemoryStore implements Store {
     private StoreReply decideLocked(StoreCall call, long now, int keys) {
         // first pass reads only: like the script, a call that writes nothing changes nothing
         int pairs = call.pairCount();
-        Window[] windows = new Window[pairs];
+        int[] windows = new int[pairs];
         long[] b = new long[pairs];
         long[] at = new long[pairs];
         long[] used = new long[pairs];
@@ -113,21 +115,23 @@ public final class MemoryStore implements Store {
             byKey[i] = e;
             for (int p = call.firstPair(i); p < call.firstPair(i + 1); p++) {
                 Limit l = call.limit(p);
-                Window w = e == null ? null : e.window(l.tag());
+                int w = e == null ? -1 : e.window(l.tag());
+                windows[p] = -1;
                 long block = Math.floorDiv(now, l.precisionMillis());
                 long when = now;
-                if (w != null && w.t > 0) {
-                    if (block < w.n) {
+                if (w >= 0 && e.t(w) > 0) {
+                    long n = e.n(w);
+                    if (block < n) {
                         // the clock went back: keep counting in the newest sub-bucket
-                        block = w.n;
-                        when = w.n * l.precisionMillis();
+                        block = n;
+                        when = n * l.precisionMillis();
                     }
                     long trim = block - l.blocks() + 1;
-                    if (w.n >= trim) {
+                    if (n >= trim) {
                         windows[p] = w;
-                        gone[p] = w.leaving(trim);
-                        used[p] = w.t - w.weightOfOldest(gone[p]);
-                        head[p] = w.block(gone[p]);
+                        gone[p] = e.leaving(w, trim);
+                        used[p] = e.t(w) - e.weightOfOldest(w, gone[p]);
+                        head[p] = e.block(w, gone[p]);
                     }
                 }
                 b[p] = block;
@@ -150,35 +154,37 @@ public final class MemoryStore implements Store {
                 long ends = 0;
                 for (int p = call.firstPair(i); p < call.firstPair(i + 1); p++) {
                     Limit l = call.limit(p);
-                    Window w = windows[p];
-                    if (w == null) {
+                    int w = windows[p];
+                    if (w < 0) {
                         w = e.window(l.tag());
-                        if (w == null) {
-                            w = e.add(l.tag());
+                        if (w < 0) {
+                            w = e.add(l.tag(), tagSets);
                         }
-                        w.clear();
+                        e.clear(w);
                         windows[p] = w;
                     } else {
-                        w.drop(gone[p]);
+                        e.drop(w, gone[p]);
                     }
                     long weight = call.weight(p);
-                    if (w.t == 0) {
-                        w.h = b[p];
-                        w.n = b[p];
-                        w.c = weight;
+                    int o = w * 3;
+                    if (e.s[o] == 0) {
+                        // nothing counted: the window starts again at this sub-bucket (older ones are unlinked)
+                        e.clear(w);
+                        e.s[o + 1] = b[p];
+                        e.s[o + 2] = weight;
                         fresh = true;
-                    } else if (b[p] == w.n) {
-                        w.c += weight;
+                    } else if (b[p] == e.s[o + 1]) {
+                        e.s[o + 2] += weight;
                     } else {
-                        w.close(b[p]);
-                        w.c = weight;
+                        e.close(w, b[p]);
+                        e.s[o + 2] = weight;
                         fresh = true;
                     }
-                    w.t += weight;
-                    used[p] = w.t;
-                    head[p] = w.h;
+                    e.s[o] += weight;
+                    used[p] = e.s[o];
+                    head[p] = e.h(w);
                     gone[p] = 0;
-                    ends = Math.max(ends, (w.n + l.blocks()) * l.precisionMillis() - now);
+                    ends = Math.max(ends, (e.s[o + 1] + l.blocks()) * l.precisionMillis() - now);
                 }
                 if (fresh) {
                     e.expiresAt = Math.max(e.expiresAt, now + ends + expirySlackMillis);
@@ -192,7 +198,8 @@ public final class MemoryStore implements Store {
             long weight = call.weight(p);
             figures[p * 3] = Math.max(0, l.limit() - used[p]);
             if (!allowed && used[p] + weight > l.limit()) {
-                long block = windows[p].blockFreeing(gone[p], used[p] + weight - l.limit());
+                Entry e = byKey[keyOf(call, p)];
+                long block = e.blockFreeing(windows[p], gone[p], used[p] + weight - l.limit());
                 figures[p * 3 + 1] = (block + l.blocks()) * l.precisionMillis() - at[p];
                 figures[p * 3 + 2] = 1;
             } else if (used[p] > 0) {
@@ -200,6 +207,14 @@ public final class MemoryStore implements Store {
             }
         }
         return new StoreReply(allowed, figures);
+    }
+
+    private static int keyOf(StoreCall call, int pair) {
+        int i = 0;
+        while (call.firstPair(i + 1) <= pair) {
+            i++;
+        }
+        return i;
     }
 
     @Override
@@ -265,118 +280,157 @@ public final class MemoryStore implements Store {
         entries.clear();
     }
 
-    /** One identity: its windows, found by tag (a bucket has few). */
+    /**
+     * One identity, laid out for a small heap (a million idle-but-unexpired identities must fit in a few
+     * hundred MB): the windows' tags are one array shared by every identity with the same windows, the
+     * figures of all windows are one {@code long[]}, and the queues of older sub-buckets exist only once a
+     * window has closed a sub-bucket.
+     *
+     * <p>Window {@code w}: {@code s[3w]} weight counted (t), {@code s[3w+1]} newest sub-bucket (n),
+     * {@code s[3w+2]} its weight (c); older sub-buckets holding weight sit in {@code older[w]}, a ring of
+     * (block, weight) pairs in increasing block order, starting at {@code q[2w]}, {@code q[2w+1]} long. The
+     * oldest sub-bucket holding weight (h) is the ring's first block, else n.
+     */
     private static final class Entry {
-        long expiresAt;
-        Window[] windows = new Window[0];
+        private static final long[][] NO_QUEUES = null;
 
-        Window window(String tag) {
-            for (Window w : windows) {
-                if (w.tag.equals(tag)) {
-                    return w;
+        long expiresAt;
+        String[] tags = NO_TAGS;
+        long[] s = NO_FIGURES;
+        long[][] older = NO_QUEUES;
+        int[] q;
+
+        private static final String[] NO_TAGS = new String[0];
+        private static final long[] NO_FIGURES = new long[0];
+
+        /** The index of the window with this tag, or -1 (a bucket has few windows). */
+        int window(String tag) {
+            String[] t = tags;
+            for (int i = 0; i < t.length; i++) {
+                // tags come from shared Limit objects: the reference usually matches
+                if (t[i] == tag || t[i].equals(tag)) {
+                    return i;
                 }
             }
-            return null;
+            return -1;
         }
 
-        Window add(String tag) {
-            Window w = new Window(tag);
-            windows = Arrays.copyOf(windows, windows.length + 1);
-            windows[windows.length - 1] = w;
+        int add(String tag, ConcurrentHashMap<String, String[]> tagSets) {
+            int w = tags.length;
+            String[] grown = Arrays.copyOf(tags, w + 1);
+            grown[w] = tag;
+            // one array per distinct set of windows, shared by every identity that has them
+            tags = tagSets.computeIfAbsent(String.join("\n", grown), x -> grown);
+            s = Arrays.copyOf(s, (w + 1) * 3);
+            if (older != null) {
+                older = Arrays.copyOf(older, w + 1);
+                q = Arrays.copyOf(q, (w + 1) * 2);
+            }
             return w;
         }
-    }
 
-    /**
-     * One window of one identity: weight t in sub-buckets h..n; n holds c, older ones sit in a queue of
-     * (block, weight) pairs in increasing block order.
-     */
-    private static final class Window {
-        final String tag;
-        long t;
-        long h;
-        long n;
-        long c;
-        private long[] older = EMPTY;
-        private int first;
-        private int count;
-
-        private static final long[] EMPTY = new long[0];
-
-        Window(String tag) {
-            this.tag = tag;
+        long t(int w) {
+            return s[w * 3];
         }
 
-        void clear() {
-            t = 0;
-            count = 0;
-            first = 0;
+        long n(int w) {
+            return s[w * 3 + 1];
         }
 
-        private int at(int i) {
-            return (first + i) % (older.length / 2);
+        private int count(int w) {
+            return older == null || older[w] == null ? 0 : q[w * 2 + 1];
+        }
+
+        /** The oldest sub-bucket holding weight. */
+        long h(int w) {
+            return block(w, 0);
+        }
+
+        void clear(int w) {
+            s[w * 3] = 0;
+            if (older != null && older[w] != null) {
+                q[w * 2] = 0;
+                q[w * 2 + 1] = 0;
+            }
+        }
+
+        private int at(int w, int i) {
+            long[] o = older[w];
+            return (q[w * 2] + i) % (o.length / 2);
         }
 
         /** How many of the oldest sub-buckets are before {@code trim} (the newest one never is). */
-        int leaving(long trim) {
+        int leaving(int w, long trim) {
+            int count = count(w);
             int i = 0;
-            while (i < count && older[at(i) * 2] < trim) {
+            while (i < count && older[w][at(w, i) * 2] < trim) {
                 i++;
             }
             return i;
         }
 
         /** Weight of the {@code i} oldest sub-buckets. */
-        long weightOfOldest(int i) {
+        long weightOfOldest(int w, int i) {
             long sum = 0;
             for (int j = 0; j < i; j++) {
-                sum += older[at(j) * 2 + 1];
+                sum += older[w][at(w, j) * 2 + 1];
             }
             return sum;
         }
 
-        /** The block of the {@code i}-th oldest sub-bucket; {@code n} past the queue. */
-        long block(int i) {
-            return i < count ? older[at(i) * 2] : n;
+        /** The block of the {@code i}-th oldest sub-bucket; n past the queue. */
+        long block(int w, int i) {
+            return i < count(w) ? older[w][at(w, i) * 2] : s[w * 3 + 1];
         }
 
         /** Forgets the {@code i} oldest sub-buckets. */
-        void drop(int i) {
-            t -= weightOfOldest(i);
-            first = count == i ? 0 : at(i);
-            count -= i;
-            h = block(0);
+        void drop(int w, int i) {
+            if (i == 0) {
+                return;
+            }
+            s[w * 3] -= weightOfOldest(w, i);
+            int count = q[w * 2 + 1];
+            q[w * 2] = count == i ? 0 : at(w, i);
+            q[w * 2 + 1] = count - i;
         }
 
         /** Moves the newest sub-bucket into the queue and starts sub-bucket {@code b}. */
-        void close(long b) {
-            if (count * 2 == older.length) {
-                long[] grown = new long[Math.max(4, older.length * 2)];
-                for (int i = 0; i < count; i++) {
-                    int from = (first + i) % (older.length / 2);
-                    grown[i * 2] = older[from * 2];
-                    grown[i * 2 + 1] = older[from * 2 + 1];
-                }
-                older = grown;
-                first = 0;
+        void close(int w, long b) {
+            if (older == null) {
+                older = new long[tags.length][];
+                q = new int[tags.length * 2];
             }
-            int slot = (first + count) % (older.length / 2);
-            older[slot * 2] = n;
-            older[slot * 2 + 1] = c;
-            count++;
-            n = b;
+            long[] o = older[w];
+            int count = count(w);
+            if (o == null || count * 2 == o.length) {
+                long[] grown = new long[Math.max(4, o == null ? 0 : o.length * 2)];
+                for (int i = 0; i < count; i++) {
+                    int from = at(w, i);
+                    grown[i * 2] = o[from * 2];
+                    grown[i * 2 + 1] = o[from * 2 + 1];
+                }
+                older[w] = grown;
+                q[w * 2] = 0;
+                o = grown;
+            }
+            int slot = (q[w * 2] + count) % (o.length / 2);
+            o[slot * 2] = s[w * 3 + 1];
+            o[slot * 2 + 1] = s[w * 3 + 2];
+            q[w * 2 + 1] = count + 1;
+            s[w * 3 + 1] = b;
         }
 
         /** Walking from the {@code skip}-th oldest, the sub-bucket whose leaving frees at least {@code need}. */
-        long blockFreeing(int skip, long need) {
+        long blockFreeing(int w, int skip, long need) {
             long freed = 0;
+            int count = count(w);
             for (int i = skip; i < count; i++) {
-                freed += older[at(i) * 2 + 1];
+                freed += older[w][at(w, i) * 2 + 1];
                 if (freed >= need) {
-                    return older[at(i) * 2];
+                    return older[w][at(w, i) * 2];
                 }
             }
-            return n;
+            return s[w * 3 + 1];
         }
     }
 }

@@ -1,0 +1,100 @@
+package io.github.throttle.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** External tools: redis-benchmark and wrk. */
+final class Ext {
+
+    private Ext() {
+    }
+
+    static String run(List<String> cmd) {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out;
+            try (InputStream in = p.getInputStream()) {
+                out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            int rc = p.waitFor();
+            if (rc != 0) {
+                throw new IllegalStateException(String.join(" ", cmd) + " exited with " + rc + ":\n" + out);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + cmd.get(0) + " (is it on PATH?)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Requests per second of {@code redis-benchmark} sending {@code command} from {@code clients} connections
+     * ({@code __rand_int__} in an argument becomes a random number below {@code randomKeys}, when positive).
+     */
+    static double redisBenchmark(int port, int clients, long requests, int randomKeys, List<String> command) {
+        List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "-c", Integer.toString(clients), "-n", Long.toString(requests), "--csv"));
+        if (randomKeys > 0) {
+            cmd.add("-r");
+            cmd.add(Integer.toString(randomKeys));
+        }
+        cmd.addAll(command);
+        String out = run(cmd);
+        for (String line : out.split("\r?\n")) {
+            // the test name may hold commas (JSON arguments): count the seven figures from the end
+            String[] f = line.split("\",\"");
+            if (f.length >= 8 && !line.startsWith("\"test\"")) {
+                try {
+                    return Double.parseDouble(f[f.length - 7].replace("\"", ""));
+                } catch (NumberFormatException ignored) {
+                    // not the figures line
+                }
+            }
+        }
+        throw new IllegalStateException("no figures in redis-benchmark output:\n" + out);
+    }
+
+    record WrkResult(double requestsPerSecond, double p99Millis, long errors) {
+    }
+
+    private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+    private static final Pattern P99 = Pattern.compile("\\s99%\\s+([0-9.]+)(us|ms|s)");
+    private static final Pattern NON2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
+    private static final Pattern SOCKET = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+
+    static WrkResult wrk(String url, int connections, double seconds, String script) {
+        int threads = Math.min(2, connections);
+        String out = run(List.of("wrk", "-t" + threads, "-c" + connections, "-d" + Math.round(seconds) + "s",
+                "--latency", "-s", script, url));
+        Matcher r = RPS.matcher(out);
+        Matcher p = P99.matcher(out);
+        if (!r.find() || !p.find()) {
+            throw new IllegalStateException("no figures in wrk output:\n" + out);
+        }
+        double v = Double.parseDouble(p.group(1));
+        double ms = switch (p.group(2)) {
+            case "us" -> v / 1000;
+            case "s" -> v * 1000;
+            default -> v;
+        };
+        long errors = 0;
+        Matcher n = NON2XX.matcher(out);
+        if (n.find()) {
+            errors += Long.parseLong(n.group(1));
+        }
+        Matcher s = SOCKET.matcher(out);
+        if (s.find()) {
+            for (int i = 1; i <= 4; i++) {
+                errors += Long.parseLong(s.group(i));
+            }
+        }
+        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors);
+    }
+}
