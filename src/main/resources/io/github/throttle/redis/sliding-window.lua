@@ -112,7 +112,9 @@ for i = 1, #KEYS do
     local tag = ARGV[a]
     local p = tonumber(ARGV[a + 2])
     local k = tonumber(ARGV[a + 3])
-    local s = { key = key, tag = tag, limit = tonumber(ARGV[a + 1]), p = p, k = k, w = 0, t = 0 }
+    -- every field named up front: Lua sizes the table once
+    local s = { key = key, tag = tag, limit = tonumber(ARGV[a + 1]), p = p, k = k, w = 0, t = 0,
+                h = false, n = false, c = false, b = 0, at = now, f = fields, fi = j * 4 }
     if record then s.w = tonumber(ARGV[a + 4]) end
     a = a + 5
     local b = math.floor(now / p)
@@ -145,43 +147,48 @@ end
 
 local reply = { allowed and 1 or 0 }
 if allowed and record then
-  local writes, expiry, fresh = {}, {}, {}
+  -- a key's expiry follows the end of its newest weight; it is extended only when that end moves out
+  local writes, before, after = {}, {}, {}
   for _, s in ipairs(windows) do
     local key, tag, b = s.key, s.tag, s.b
     local out = writes[key]
     if not out then
       out = {}
       writes[key] = out
-      expiry[key] = 0
+      before[key] = 0
+      after[key] = 0
+    end
+    if s.t > 0 then
+      local ends = (s.n + s.k) * s.p
+      if ends > before[key] then before[key] = ends end
     end
     if s.t == 0 then
       s.h, s.n, s.c = b, b, s.w
-      fresh[key] = true
     elseif b == s.n then
       s.c = s.c + s.w
     else
       out[#out + 1] = tag .. (s.n % s.k)
       out[#out + 1] = s.c + (b - s.n) * SHIFT
       s.n, s.c = b, s.w
-      fresh[key] = true
     end
     s.t = s.t + s.w
-    out[#out + 1] = tag .. 't'
+    local f, fi = s.f, s.fi
+    out[#out + 1] = f[fi + 1]
     out[#out + 1] = s.t
-    out[#out + 1] = tag .. 'h'
+    out[#out + 1] = f[fi + 2]
     out[#out + 1] = s.h
-    out[#out + 1] = tag .. 'n'
+    out[#out + 1] = f[fi + 3]
     out[#out + 1] = s.n
-    out[#out + 1] = tag .. 'c'
+    out[#out + 1] = f[fi + 4]
     out[#out + 1] = s.c
-    local ends = (s.n + s.k) * s.p - now
-    if ends > expiry[key] then expiry[key] = ends end
+    local ends = (s.n + s.k) * s.p
+    if ends > after[key] then after[key] = ends end
   end
   for key, out in pairs(writes) do
     redis.call('HSET', key, unpack(out))
-    if fresh[key] then
+    if after[key] > before[key] then
       -- extend only: other methods sharing this bucket may keep longer windows in the same key
-      local ttl = expiry[key] + slack
+      local ttl = after[key] - now + slack
       if redis.call('PTTL', key) < ttl then
         redis.call('PEXPIRE', key, ttl)
       end
