@@ -32,6 +32,11 @@ final class QuarkusRest {
         }
     }
 
+    /** Whether this thread is a Vert.x event loop, which must never wait. */
+    static boolean onEventLoop() {
+        return io.vertx.core.Context.isOnEventLoopThread();
+    }
+
     static boolean handles(ContainerRequestContext ctx) {
         return ctx instanceof ResteasyReactiveContainerRequestContext;
     }
