@@ -1,9 +1,9 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.RawHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,7 +112,7 @@ final class LibertyServer implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new AssertionError("Liberty exited with " + process.exitValue() + "\n" + tail(out));
             }
-            if (out.contains("CWWKZ0001I") && answers()) {
+            if (out.contains("CWWKZ0001I") && RawHttp.answers(port, "/it/open")) {
                 return;
             }
             try {
@@ -123,21 +123,6 @@ final class LibertyServer implements AutoCloseable {
             }
         }
         throw new AssertionError("Liberty was not ready within " + START_TIMEOUT + "\n" + tail(console()));
-    }
-
-    private boolean answers() {
-        try {
-            HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/it/open").toURL().openConnection();
-            c.setConnectTimeout(1000);
-            c.setReadTimeout(5000);
-            try {
-                return c.getResponseCode() == 200;
-            } finally {
-                c.disconnect();
-            }
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private static String tail(String s) {

@@ -1,14 +1,11 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.RawHttp;
 import it.throttle.scenarios.ThrottleScenarios;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -31,29 +28,6 @@ abstract class LibertySuite extends ThrottleScenarios {
         return server().port();
     }
 
-    /** The raw response head of {@code GET path}, sent through the trusted loopback proxy as {@code client}. */
-    String head(String path, String client) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port()), 5000);
-            s.setSoTimeout(10_000);
-            String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port() + "\r\nX-Forwarded-For: " + client
-                    + "\r\nConnection: close\r\n\r\n";
-            s.getOutputStream().write(req.getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int c;
-            while ((c = in.read()) != -1) {
-                head.write(c);
-                byte[] b = head.toByteArray();
-                int n = b.length;
-                if (n >= 4 && b[n - 4] == '\r' && b[n - 3] == '\n' && b[n - 2] == '\r' && b[n - 1] == '\n') {
-                    break;
-                }
-            }
-            return head.toString(StandardCharsets.ISO_8859_1);
-        }
-    }
-
     /**
      * Liberty's HTTP channel knows no reason phrase for 429 and writes {@code Undefined}, whatever the
      * application asks for ({@code Response.status(429, "Too Many Requests")}; Servlet 6 has no API for a
@@ -66,7 +40,7 @@ abstract class LibertySuite extends ThrottleScenarios {
         String client = "198.51.100." + (1 + ThreadLocalRandom.current().nextInt(254));
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            lines.add(head("/it/by-address", client).lines().findFirst().orElse(""));
+            lines.add(RawHttp.statusLine(port(), "/it/by-address", client));
         }
         assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 429 Undefined"), lines);
     }

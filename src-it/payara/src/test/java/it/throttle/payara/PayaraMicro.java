@@ -1,11 +1,11 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.RawHttp;
 import io.github.throttle.testing.RedisProcess;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -97,7 +97,7 @@ final class PayaraMicro implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("Payara Micro exited with " + process.exitValue() + " before answering:\n" + logTail());
             }
-            if (answers()) {
+            if (RawHttp.answers(port, "/it/open")) {
                 System.out.printf("Payara Micro answered on port %d after %d ms%n", port,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                 return;
@@ -112,21 +112,6 @@ final class PayaraMicro implements AutoCloseable {
         close();
         throw new IllegalStateException("Payara Micro did not answer on port " + port + " within "
                 + START_TIMEOUT_SECONDS + " s:\n" + logTail());
-    }
-
-    private boolean answers() {
-        try {
-            HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/it/open").toURL().openConnection();
-            c.setConnectTimeout(500);
-            c.setReadTimeout(5000);
-            try {
-                return c.getResponseCode() == 200;
-            } finally {
-                c.disconnect();
-            }
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     int port() {

@@ -1,14 +1,9 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.RawHttp;
 import it.throttle.scenarios.ThrottleScenarios;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +31,7 @@ abstract class PayaraScenarios extends ThrottleScenarios {
         String client = "198.51.100." + (1 + (int) (Math.random() * 250));
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            lines.add(statusLine("/it/fixed", client));
+            lines.add(RawHttp.statusLine(port(), "/it/fixed", client));
         }
         assertEquals("HTTP/1.1 200 OK", lines.get(0), lines.toString());
         assertEquals("HTTP/1.1 429 Too Many Requests", lines.get(3), lines.toString());
@@ -47,7 +42,7 @@ abstract class PayaraScenarios extends ThrottleScenarios {
         // the bean's quota is global (2 per hour): at most three calls reach a denial
         String last = null;
         for (int i = 0; i < 3; i++) {
-            last = statusLine("/it/service", "198.51.100.7");
+            last = RawHttp.statusLine(port(), "/it/service", "198.51.100.7");
             if (!last.contains(" 200 ")) {
                 break;
             }
@@ -64,25 +59,4 @@ abstract class PayaraScenarios extends ThrottleScenarios {
     /** How the library names the store of this run in its start-up line. */
     protected abstract String expectedStore();
 
-    /** Sends {@code GET path} through the trusted loopback proxy for {@code client}; returns the raw status line. */
-    protected String statusLine(String path, String client) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port()), 5000);
-            s.setSoTimeout(10_000);
-            String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port() + "\r\nX-Forwarded-For: " + client
-                    + "\r\nConnection: close\r\n\r\n";
-            s.getOutputStream().write(req.getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            int c;
-            while ((c = in.read()) != -1 && c != '\n') {
-                if (c != '\r') {
-                    line.write(c);
-                }
-            }
-            return line.toString(StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
 }

@@ -42,4 +42,43 @@ public final class RawHttp {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** The raw status line of {@code GET path} sent through the trusted loopback proxy for {@code client}. */
+    public static String statusLine(int port, String path, String client) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout(10_000);
+            String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nX-Forwarded-For: " + client
+                    + "\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write(req.getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            int c;
+            while ((c = in.read()) != -1 && c != '\n') {
+                if (c != '\r') {
+                    line.write(c);
+                }
+            }
+            return line.toString(StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether a server on {@code port} answers {@code GET path} with 200 (false while it starts). */
+    public static boolean answers(int port, String path) {
+        try {
+            java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create("http://127.0.0.1:" + port + path)
+                    .toURL().openConnection();
+            c.setConnectTimeout(1000);
+            c.setReadTimeout(5000);
+            try {
+                return c.getResponseCode() == 200;
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
 }
