@@ -19,6 +19,8 @@ public class ThrottlerBean implements Throttler {
     @Inject
     ThrottleRuntime runtime;
 
+    private final java.util.concurrent.ConcurrentHashMap<Rate, Limit> known = new java.util.concurrent.ConcurrentHashMap<>();
+
     @Override
     public Decision acquire(String bucket, String identity, long weight, Rate... rates) {
         return acquireAsync(bucket, identity, weight, rates).toCompletableFuture().join();
@@ -41,6 +43,19 @@ public class ThrottlerBean implements Throttler {
         t.decider().store().reset(codec.key(codec.bucketPart(bucket), identity)).toCompletableFuture().join();
     }
 
+    /** Rates are values: each is checked and turned into a {@link Limit} once. */
+    private Limit limits(Rate r) {
+        Limit l = known.get(r);
+        if (l == null) {
+            long w = r.window().toMillis();
+            l = new Limit(r.limit(), w, r.precision() == null ? w : r.precision().toMillis(), null);
+            if (known.size() < 10_000) {
+                known.put(r, l);
+            }
+        }
+        return l;
+    }
+
     private CompletionStage<Decision> decide(String bucket, String identity, long weight, boolean record, Rate... rates) {
         if (rates.length == 0) {
             throw new IllegalArgumentException("at least one rate is needed");
@@ -56,8 +71,7 @@ public class ThrottlerBean implements Throttler {
         StoreCall.Builder b = StoreCall.builder(decider.now(), record);
         for (int i = 0; i < rates.length; i++) {
             Rate r = rates[i];
-            long w = r.window().toMillis();
-            limits[i] = new Limit(r.limit(), w, r.precision() == null ? w : r.precision().toMillis(), null);
+            limits[i] = limits(r);
             if (record && (weight < 1 || weight > r.limit())) {
                 throw new IllegalArgumentException("weight must be between 1 and the limit " + r.limit() + ", was " + weight);
             }

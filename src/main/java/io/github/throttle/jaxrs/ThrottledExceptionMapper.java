@@ -2,6 +2,7 @@ package io.github.throttle.jaxrs;
 
 import io.github.throttle.ThrottledException;
 import io.github.throttle.cdi.ThrottleRuntime;
+import io.github.throttle.config.ThrottleSettings;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -11,9 +12,16 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledException> {
 
+    private volatile ThrottleSettings.HeaderStyle style;
+
     @Override
     public Response toResponse(ThrottledException e) {
-        var style = CDI.current().select(ThrottleRuntime.class).get().throttling().settings().headers();
-        return RateLimitFields.denied(e.decision(), style);
+        ThrottleSettings.HeaderStyle s = style;
+        if (s == null) {
+            // settings are fixed at start-up: look them up once
+            s = CDI.current().select(ThrottleRuntime.class).get().throttling().settings().headers();
+            style = s;
+        }
+        return RateLimitFields.denied(e.decision(), s);
     }
 }

@@ -3,13 +3,9 @@ package it.throttle.quarkus;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import it.throttle.scenarios.RawHttp;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -128,23 +124,6 @@ class HostileRequestsTest {
     }
 
     private static int send(String request) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port), 5000);
-            s.setSoTimeout(15_000);
-            s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            int c;
-            while ((c = in.read()) != -1 && c != '\n') {
-                line.write(c);
-            }
-            String status = line.toString(StandardCharsets.ISO_8859_1);
-            if (status.isEmpty()) {
-                return 0; // the server closed a request it would not parse
-            }
-            return Integer.parseInt(status.split(" ")[1]);
-        } catch (IOException e) {
-            return -1;
-        }
+        return RawHttp.send(RestAssured.port, request);
     }
 }

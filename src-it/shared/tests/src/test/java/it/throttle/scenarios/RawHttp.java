@@ -21,23 +21,12 @@ public final class RawHttp {
 
     /** Sends {@code GET path} from {@code localAddress}; returns the status code. */
     public static int get(String host, int port, String localAddress, String path, Map<String, String> headers) {
-        try (Socket s = new Socket()) {
-            s.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
-            s.connect(new InetSocketAddress(host, port), 5000);
-            s.setSoTimeout(10_000);
-            StringBuilder req = new StringBuilder("GET ").append(path).append(" HTTP/1.1\r\nHost: ").append(host).append(':')
-                    .append(port).append("\r\nConnection: close\r\n");
-            headers.forEach((k, v) -> req.append(k).append(": ").append(v).append("\r\n"));
-            req.append("\r\n");
-            s.getOutputStream().write(req.toString().getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            int c;
-            while ((c = in.read()) != -1 && c != '\n') {
-                line.write(c);
-            }
-            String status = line.toString(StandardCharsets.ISO_8859_1);
-            return Integer.parseInt(status.split(" ")[1]);
+        StringBuilder req = new StringBuilder("GET ").append(path).append(" HTTP/1.1\r\nHost: ").append(host).append(':')
+                .append(port).append("\r\nConnection: close\r\n");
+        headers.forEach((k, v) -> req.append(k).append(": ").append(v).append("\r\n"));
+        req.append("\r\n");
+        try {
+            return status(exchange(localAddress, host, port, req.toString().getBytes(StandardCharsets.ISO_8859_1)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -45,12 +34,41 @@ public final class RawHttp {
 
     /** The raw status line of {@code GET path} sent through the trusted loopback proxy for {@code client}. */
     public static String statusLine(int port, String path, String client) {
+        String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nX-Forwarded-For: " + client
+                + "\r\nConnection: close\r\n\r\n";
+        try {
+            return exchange(null, "127.0.0.1", port, req.getBytes(StandardCharsets.ISO_8859_1));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Sends any bytes as a request to 127.0.0.1; returns the status code, 0 when the server closed the
+     * connection without answering, -1 on an I/O error.
+     */
+    public static int send(int port, String request) {
+        try {
+            String line = exchange(null, "127.0.0.1", port, request.getBytes(StandardCharsets.UTF_8));
+            return line.isEmpty() ? 0 : status(line);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static int status(String statusLine) {
+        return Integer.parseInt(statusLine.split(" ")[1]);
+    }
+
+    /** Writes the request, reads the status line (without CR LF). */
+    private static String exchange(String localAddress, String host, int port, byte[] request) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-            s.setSoTimeout(10_000);
-            String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nX-Forwarded-For: " + client
-                    + "\r\nConnection: close\r\n\r\n";
-            s.getOutputStream().write(req.getBytes(StandardCharsets.ISO_8859_1));
+            if (localAddress != null) {
+                s.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
+            }
+            s.connect(new InetSocketAddress(host, port), 5000);
+            s.setSoTimeout(15_000);
+            s.getOutputStream().write(request);
             InputStream in = s.getInputStream();
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             int c;
@@ -60,8 +78,6 @@ public final class RawHttp {
                 }
             }
             return line.toString(StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
