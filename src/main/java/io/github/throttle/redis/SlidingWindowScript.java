@@ -5,6 +5,8 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -105,6 +107,28 @@ public final class SlidingWindowScript {
             figures[i] = (Long) reply.get(i + 1);
         }
         return new StoreReply((Long) reply.get(0) == 1L, figures);
+    }
+
+    /**
+     * A window's header field ({@code <tag>}) as the script writes it: 20 bytes, little-endian — the newest
+     * sub-bucket holding weight (a double), the weight counted in the window, the weight of the newest
+     * sub-bucket and the distance from the oldest sub-bucket holding weight to the newest.
+     */
+    public record Header(long newest, long counted, long newestWeight, long oldest) {
+
+        public static final int BYTES = 20;
+
+        public static Header parse(byte[] field) {
+            if (field == null || field.length != BYTES) {
+                throw new IllegalArgumentException("not a window header: " + (field == null ? "null" : field.length + " bytes"));
+            }
+            ByteBuffer b = ByteBuffer.wrap(field).order(ByteOrder.LITTLE_ENDIAN);
+            long newest = (long) b.getDouble();
+            long counted = Integer.toUnsignedLong(b.getInt());
+            long newestWeight = Integer.toUnsignedLong(b.getInt());
+            long distance = Integer.toUnsignedLong(b.getInt());
+            return new Header(newest, counted, newestWeight, newest - distance);
+        }
     }
 
     private static String number(long n) {

@@ -11,14 +11,18 @@ then, for each key in KEYS order:
   m times: tag limit p k w   field prefix naming the window, allowed weight, sub-bucket length (ms),
                              sub-buckets per window k = ceil(duration / p), weight of this call
 
-Fields of a window (tag + suffix):
-  t      weight counted in the window
-  h, n   oldest and newest sub-bucket holding weight (sub-bucket b covers [b*p, (b+1)*p))
-  c      weight of sub-bucket n
-  <b%k>  weight of an older sub-bucket b + 2^32 * (distance to the next sub-bucket holding weight)
+Fields of a window:
+  <tag>     its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
+            n  newest sub-bucket holding weight (a double: exact up to 2^53; sub-bucket b covers [b*p, (b+1)*p))
+            t  weight counted in the window
+            c  weight of sub-bucket n
+            d  n - h, where h is the oldest sub-bucket holding weight
+  <tag><b%k> weight of an older sub-bucket b + 2^32 * (distance to the next sub-bucket holding weight)
 Sub-buckets holding weight form a chain from h to n, so the work of a call is bounded by the sub-buckets
-that leave the window, never by the time elapsed since the last call. Slots are reused modulo k, so a
-window never holds more than k + 4 fields; an idle key expires when its last weight leaves its longest window.
+that leave the window, never by the time elapsed since the last call. While no sub-bucket leaves and no new
+one starts, a call reads and writes only the headers: one HMGET and one HSET per key. Slots are reused
+modulo k, so a window never holds more than k fields; an idle key expires when its last weight leaves its
+longest window.
 
 Reply: { allowed (1|0), then per key and window: remaining, wait (ms), violated (1|0) }
   remaining  limit - counted weight (after recording), not below 0
@@ -35,6 +39,8 @@ sub-bucket is unlinked; an emptied later one stays in the chain with weight 0 (a
 which changes no count and no retry wait. Reply: empty. ]]
 
 local SHIFT = 4294967296
+local HEAD = '<dI4I4I4'
+local pack, unpackHead = struct.pack, struct.unpack
 local mode = ARGV[2]
 
 if mode == '-1' then
@@ -51,31 +57,30 @@ if mode == '-1' then
     local b = tonumber(ARGV[a])
     a = a + 1
     local key, tag = s.key, s.tag
-    local meta = redis.call('HMGET', key, tag .. 't', tag .. 'h', tag .. 'n', tag .. 'c')
-    local t = tonumber(meta[1])
-    if t and t > 0 and s.w > 0 then
-      local h, n = tonumber(meta[2]), tonumber(meta[3])
+    local head = redis.call('HGET', key, tag)
+    if head and s.w > 0 then
+      local n, t, c, d = unpackHead(HEAD, head)
+      local h = n - d
       -- h <= b <= n: b is still linked (a slot is reused only after its sub-bucket was trimmed past h)
-      if h <= b and b <= n then
+      if t > 0 and h <= b and b <= n then
         local w = s.w
         if b == n then
-          local c = tonumber(meta[4])
           if w > c then w = c end
-          redis.call('HSET', key, tag .. 'c', c - w, tag .. 't', t - w)
+          redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d))
         else
           local field = tag .. (b % s.k)
           -- absent only if the key was reset and written again since: nothing of this call is left
           local v = tonumber(redis.call('HGET', key, field)) or 0
-          local c = v % SHIFT
-          if w > c then w = c end
+          local cb = v % SHIFT
+          if w > cb then w = cb end
           if w == 0 then
             -- nothing to take back
-          elseif b == h and c == w then
+          elseif b == h and cb == w then
             -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
             redis.call('HDEL', key, field)
-            redis.call('HSET', key, tag .. 'h', h + (v - c) / SHIFT, tag .. 't', t - w)
+            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, d - (v - cb) / SHIFT))
           else
-            redis.call('HSET', key, field, v - w, tag .. 't', t - w)
+            redis.call('HSET', key, field, v - w, tag, pack(HEAD, n, t - w, c, d))
           end
         end
       end
@@ -86,150 +91,172 @@ end
 
 local now = tonumber(ARGV[1])
 if not now then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local record = mode == '1' or mode == '2'
 local slack = tonumber(ARGV[3])
 
-local windows = {}
+-- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
+-- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
+-- t h n c b (b = the sub-bucket of this call; h n c false when nothing is counted).
+-- Tables are created at their usual size: growing them costs more than the rest of the pass.
+local floor = math.floor
+local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+local r, x = 1, 0
+-- per key: key, HSET arguments, their count, end of its newest weight before and after this call
+local pending = { 0, 0, 0, 0, 0 }
 local allowed = true
 local a = 4
 for i = 1, #KEYS do
   local key = KEYS[i]
   local m = tonumber(ARGV[a])
   a = a + 1
-  local fields = {}
-  for j = 0, m - 1 do
-    local tag = ARGV[a + j * 5]
-    fields[j * 4 + 1] = tag .. 't'
-    fields[j * 4 + 2] = tag .. 'h'
-    fields[j * 4 + 3] = tag .. 'n'
-    fields[j * 4 + 4] = tag .. 'c'
+  local heads
+  if m == 1 then
+    heads = redis.call('HMGET', key, ARGV[a])
+  elseif m == 2 then
+    heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5])
+  elseif m == 3 then
+    heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
+  else
+    local fields = {}
+    for j = 1, m do
+      fields[j] = ARGV[a + (j - 1) * 5]
+    end
+    heads = redis.call('HMGET', key, unpack(fields))
   end
-  local meta = redis.call('HMGET', key, unpack(fields))
-  for j = 0, m - 1 do
+  local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
+  for j = 1, m do
     local tag = ARGV[a]
-    local p = tonumber(ARGV[a + 2])
-    local k = tonumber(ARGV[a + 3])
-    -- every field named up front: Lua sizes the table once
-    local s = { key = key, tag = tag, limit = tonumber(ARGV[a + 1]), p = p, k = k, w = 0, t = 0,
-                h = false, n = false, c = false, b = 0, at = now, f = fields, fi = j * 4 }
-    if record then s.w = tonumber(ARGV[a + 4]) end
+    local limit, p, k = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+    local w = 0
+    if record then w = tonumber(ARGV[a + 4]) end
     a = a + 5
-    local b = math.floor(now / p)
-    local at = now
-    local t = tonumber(meta[j * 4 + 1])
-    if t and t > 0 then
-      local n = tonumber(meta[j * 4 + 3])
-      if b < n then
+    local b = floor(now / p)
+    local t, h, n, c = 0, false, false, false
+    local head = heads[j]
+    if head then
+      local hn, ht, hc, hd = unpackHead(HEAD, head)
+      if ht > 0 then
         -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
-        b = n
-        at = n * p
-      end
-      local trim = b - k + 1
-      if n >= trim then
-        local h = tonumber(meta[j * 4 + 2])
-        while h < trim do
-          local v = tonumber(redis.call('HGET', key, tag .. (h % k)))
-          local c = v % SHIFT
-          t = t - c
-          h = h + (v - c) / SHIFT
+        if b < hn then b = hn end
+        local trim = b - k + 1
+        if hn >= trim then
+          local hh = hn - hd
+          while hh < trim do
+            local v = tonumber(redis.call('HGET', key, tag .. (hh % k)))
+            local cv = v % SHIFT
+            ht = ht - cv
+            hh = hh + (v - cv) / SHIFT
+          end
+          t, h, n, c = ht, hh, hn, hc
+          local ends = (n + k) * p
+          if ends > before then before = ends end
         end
-        s.t, s.h, s.n, s.c = t, h, n, tonumber(meta[j * 4 + 4])
       end
     end
-    s.b, s.at = b, at
-    if s.t + s.w > s.limit then allowed = false end
-    windows[#windows + 1] = s
-  end
-end
-
-local reply = { allowed and 1 or 0 }
-if allowed and record then
-  -- a key's expiry follows the end of its newest weight; it is extended only when that end moves out
-  local writes, before, after = {}, {}, {}
-  for _, s in ipairs(windows) do
-    local key, tag, b = s.key, s.tag, s.b
-    local out = writes[key]
-    if not out then
-      out = {}
-      writes[key] = out
-      before[key] = 0
-      after[key] = 0
-    end
-    if s.t > 0 then
-      local ends = (s.n + s.k) * s.p
-      if ends > before[key] then before[key] = ends end
-    end
-    if s.t == 0 then
-      s.h, s.n, s.c = b, b, s.w
-    elseif b == s.n then
-      s.c = s.c + s.w
+    st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5] = t, h, n, c, b
+    x = x + 5
+    if t + w > limit then allowed = false end
+    -- as if recorded
+    local at = b * p
+    if at < now then at = now end
+    local c2 = w
+    if t == 0 then
+      h = b
+    elseif b == n then
+      c2 = c + w
     else
-      out[#out + 1] = tag .. (s.n % s.k)
-      out[#out + 1] = s.c + (b - s.n) * SHIFT
-      s.n, s.c = b, s.w
+      out[o + 1] = tag .. (n % k)
+      out[o + 2] = c + (b - n) * SHIFT
+      o = o + 2
     end
-    s.t = s.t + s.w
-    local f, fi = s.f, s.fi
-    out[#out + 1] = f[fi + 1]
-    out[#out + 1] = s.t
-    out[#out + 1] = f[fi + 2]
-    out[#out + 1] = s.h
-    out[#out + 1] = f[fi + 3]
-    out[#out + 1] = s.n
-    out[#out + 1] = f[fi + 4]
-    out[#out + 1] = s.c
-    local ends = (s.n + s.k) * s.p
-    if ends > after[key] then after[key] = ends end
+    t = t + w
+    out[o + 1] = tag
+    out[o + 2] = pack(HEAD, b, t, c2, b - h)
+    o = o + 2
+    local ends = (b + k) * p
+    if ends > after then after = ends end
+    local remaining = limit - t
+    if remaining < 0 then remaining = 0 end
+    reply[r + 1] = remaining
+    if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
+    reply[r + 3] = 0
+    r = r + 3
   end
-  for key, out in pairs(writes) do
-    redis.call('HSET', key, unpack(out))
-    if after[key] > before[key] then
-      -- extend only: other methods sharing this bucket may keep longer windows in the same key
-      local ttl = after[key] - now + slack
-      if redis.call('PTTL', key) < ttl then
-        redis.call('PEXPIRE', key, ttl)
-      end
-    end
-  end
+  local q = (i - 1) * 5
+  pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
 end
 
-for _, s in ipairs(windows) do
-  local remaining = s.limit - s.t
-  if remaining < 0 then remaining = 0 end
-  local wait, violated = 0, 0
-  if not allowed and s.t + s.w > s.limit then
-    -- walk the chain from the oldest sub-bucket until enough weight has left the window
-    violated = 1
-    local need, freed, x = s.t + s.w - s.limit, 0, s.h
-    while true do
-      local c, step
-      if x == s.n then
-        c, step = s.c, 0
-      else
-        local v = tonumber(redis.call('HGET', s.key, s.tag .. (x % s.k)))
-        c = v % SHIFT
-        step = (v - c) / SHIFT
+if allowed then
+  if record then
+    for q = 0, #KEYS * 5 - 1, 5 do
+      local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
+      redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
+      -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
+      -- (other methods sharing this bucket may keep longer windows in the same key)
+      if after > before then
+        local ttl = after - now + slack
+        if redis.call('PTTL', key) < ttl then
+          redis.call('PEXPIRE', key, ttl)
+        end
       end
-      freed = freed + c
-      if freed >= need or step == 0 then
-        wait = (x + s.k) * s.p - s.at
-        break
-      end
-      x = x + step
     end
-  elseif s.t > 0 then
-    wait = (s.h + s.k) * s.p - s.at
   end
-  reply[#reply + 1] = remaining
-  reply[#reply + 1] = wait
-  reply[#reply + 1] = violated
+else
+  reply[1] = 0
+  r, x, a = 1, 0, 4
+  for i = 1, #KEYS do
+    local key = KEYS[i]
+    local m = tonumber(ARGV[a])
+    a = a + 1
+    for _ = 1, m do
+      local tag = ARGV[a]
+      local limit, p, k, w = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
+      a = a + 5
+      local t, h, n, c, b = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5]
+      x = x + 5
+      local at = b * p
+      if at < now then at = now end
+      local remaining = limit - t
+      if remaining < 0 then remaining = 0 end
+      local wait, violated = 0, 0
+      if t + w > limit then
+        -- walk the chain from the oldest sub-bucket until enough weight has left the window
+        violated = 1
+        local need, freed, y = t + w - limit, 0, h
+        while true do
+          local cy, step
+          if y == n then
+            cy, step = c, 0
+          else
+            local v = tonumber(redis.call('HGET', key, tag .. (y % k)))
+            cy = v % SHIFT
+            step = (v - cy) / SHIFT
+          end
+          freed = freed + cy
+          if freed >= need or step == 0 then
+            wait = (y + k) * p - at
+            break
+          end
+          y = y + step
+        end
+      elseif t > 0 then
+        wait = (h + k) * p - at
+      end
+      reply[r + 1], reply[r + 2], reply[r + 3] = remaining, wait, violated
+      r = r + 3
+    end
+  end
 end
 if mode == '2' then
-  for _, s in ipairs(windows) do
-    reply[#reply + 1] = s.b
+  for y = 0, x - 1, 5 do
+    r = r + 1
+    reply[r] = st[y + 5]
   end
 end
+-- the reply ends at its first nil
+reply[r + 1] = nil
 return reply

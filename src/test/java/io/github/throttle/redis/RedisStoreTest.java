@@ -10,10 +10,12 @@ import io.github.throttle.testing.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -104,8 +106,15 @@ class RedisStoreTest extends StoreContract {
             long wait = r2.waitMillis(0);
             assertTrue(wait <= end - before && wait >= end - after, "wait " + wait + " for end " + end
                     + " between " + before + " and " + after);
-            assertEquals(String.valueOf(end / 10_000 - 1), commands.hget(key, limit.tag() + "n"));
+            assertEquals(end / 10_000 - 1, header(key, limit).newest());
             return;
+        }
+    }
+
+    private static SlidingWindowScript.Header header(String key, Limit limit) {
+        try (StatefulRedisConnection<byte[], byte[]> bytes = client.connect(ByteArrayCodec.INSTANCE)) {
+            return SlidingWindowScript.Header.parse(bytes.sync().hget(key.getBytes(StandardCharsets.UTF_8),
+                    limit.tag().getBytes(StandardCharsets.UTF_8)));
         }
     }
 
@@ -121,8 +130,14 @@ class RedisStoreTest extends StoreContract {
         for (int i = 0; i < 5; i++) {
             call(now + i * MINUTE, key, Limit.fixed(10, SECOND), Limit.fixed(120, MINUTE), Limit.of(240, HOUR, MINUTE));
         }
-        // 4 fields per window + 4 closed sub-buckets of the hour
-        assertEquals(16, commands.hlen(key).longValue());
+        // a header per window + 4 closed sub-buckets of the hour
+        assertEquals(7, commands.hlen(key).longValue());
         assertEquals(1, commands.keys(key + "*").size());
+        SlidingWindowScript.Header hour = header(key, Limit.of(240, HOUR, MINUTE));
+        assertEquals(5, hour.counted());
+        assertEquals(1, hour.newestWeight());
+        assertEquals(hour.newest() - 4, hour.oldest());
+        assertEquals((SIX_PM + 4 * MINUTE) / MINUTE, hour.newest());
+        assertEquals(1, header(key, Limit.fixed(10, SECOND)).counted());
     }
 }
