@@ -12,17 +12,21 @@ then, for each key in KEYS order:
                              sub-buckets per window k = ceil(duration / p), weight of this call
 
 Fields of a window:
-  <tag>     its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
-            n  newest sub-bucket holding weight (a double: exact up to 2^53; sub-bucket b covers [b*p, (b+1)*p))
-            t  weight counted in the window
-            c  weight of sub-bucket n
-            d  n - h, where h is the oldest sub-bucket holding weight
-  <tag><b%k> weight of an older sub-bucket b + 2^32 * (distance to the next sub-bucket holding weight)
-Sub-buckets holding weight form a chain from h to n, so the work of a call is bounded by the sub-buckets
-that leave the window, never by the time elapsed since the last call. While no sub-bucket leaves and no new
-one starts, a call reads and writes only the headers: one HMGET and one HSET per key. Slots are reused
-modulo k, so a window never holds more than k fields; an idle key expires when its last weight leaves its
-longest window.
+  <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
+             n  newest sub-bucket holding weight (a double: exact up to 2^53; sub-bucket b covers [b*p, (b+1)*p))
+             t  weight counted in the window
+             c  weight of sub-bucket n
+             d  n - h, where h is the oldest sub-bucket holding weight
+  Older sub-buckets h <= b < n, when k <= 64 (an hour by minutes, a minute by seconds, ...):
+  <tag>r     a ring of k little-endian 32-bit weights, b in slot b % k (4k bytes; written when a new
+             sub-bucket starts)
+  otherwise (long windows of fine sub-buckets, up to a million):
+  <tag><b%k> for each b holding weight: its weight + 2^32 * (distance to the next sub-bucket holding weight)
+             These form a chain from h to n, so the work of a call is bounded by the sub-buckets that leave
+             the window, never by the time elapsed since the last call.
+While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
+HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
+its longest window.
 
 Reply: { allowed (1|0), then per key and window: remaining, wait (ms), violated (1|0) }
   remaining  limit - counted weight (after recording), not below 0
@@ -35,15 +39,21 @@ keys in several hash slots). ARGV as that call's, with ARGV[1] ignored, followed
 window in ARGV order: the numbers that call's reply ended with. Each window's weight is subtracted from
 that sub-bucket and from the window's total, so counts are exactly as if the call had never been recorded;
 a sub-bucket that has since left the window is not touched (its weight is gone already). An emptied oldest
-sub-bucket is unlinked; an emptied later one stays in the chain with weight 0 (as after a call of weight 0),
-which changes no count and no retry wait. Reply: empty. ]]
+sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a chain stays
+linked with weight 0: it changes no count and no violated wait, but should it become the oldest by leaving
+time, the window's reported reset (wait when not violated) is early until it leaves. Reply: empty. ]]
 
 local SHIFT = 4294967296
+local RING = 64
+local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
 local HEAD = '<dI4I4I4'
-local pack, unpackHead = struct.pack, struct.unpack
+local pack, unpack4 = struct.pack, struct.unpack
 local mode = ARGV[2]
 
 if mode == '-1' then
+  local function slot(r, x, k)
+    return (unpack4('<I4', r, 4 * (x % k) + 1))
+  end
   local a, undo = 4, {}
   for i = 1, #KEYS do
     local m = tonumber(ARGV[a])
@@ -53,22 +63,34 @@ if mode == '-1' then
       a = a + 5
     end
   end
-  for _, s in ipairs(undo) do
+  for _, u in ipairs(undo) do
     local b = tonumber(ARGV[a])
     a = a + 1
-    local key, tag = s.key, s.tag
+    local key, tag, k = u.key, u.tag, u.k
     local head = redis.call('HGET', key, tag)
-    if head and s.w > 0 then
-      local n, t, c, d = unpackHead(HEAD, head)
+    if head and u.w > 0 then
+      local n, t, c, d = unpack4(HEAD, head)
       local h = n - d
-      -- h <= b <= n: b is still linked (a slot is reused only after its sub-bucket was trimmed past h)
+      -- h <= b <= n: b is still counted (its slot is reused only after it left the window)
       if t > 0 and h <= b and b <= n then
-        local w = s.w
+        local w = u.w
         if b == n then
           if w > c then w = c end
           redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d))
+        elseif k <= RING then
+          local r = redis.call('HGET', key, tag .. 'r')
+          local cb = r and slot(r, b, k) or 0
+          if w > cb then w = cb end
+          if w > 0 then
+            local s = b % k
+            r = r:sub(1, 4 * s) .. pack('<I4', cb - w) .. r:sub(4 * s + 5)
+            if b == h then
+              while h < n and slot(r, h, k) == 0 do h = h + 1 end
+            end
+            redis.call('HSET', key, tag .. 'r', r, tag, pack(HEAD, n, t - w, c, n - h))
+          end
         else
-          local field = tag .. (b % s.k)
+          local field = tag .. (b % k)
           -- absent only if the key was reset and written again since: nothing of this call is left
           local v = tonumber(redis.call('HGET', key, field)) or 0
           local cb = v % SHIFT
@@ -78,7 +100,13 @@ if mode == '-1' then
           elseif b == h and cb == w then
             -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
             redis.call('HDEL', key, field)
-            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, d - (v - cb) / SHIFT))
+            h = h + (v - cb) / SHIFT
+            while h < n do
+              local next = tonumber(redis.call('HGET', key, tag .. (h % k)))
+              if next % SHIFT > 0 then break end
+              h = h + (next - next % SHIFT) / SHIFT
+            end
+            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h))
           else
             redis.call('HSET', key, field, v - w, tag, pack(HEAD, n, t - w, c, d))
           end
@@ -99,10 +127,10 @@ local slack = tonumber(ARGV[3])
 
 -- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
 -- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
--- t h n c b (b = the sub-bucket of this call; h n c false when nothing is counted).
+-- t h n c b r (b = the sub-bucket of this call; h n c false when nothing is counted; r its ring if read).
 -- Tables are created at their usual size: growing them costs more than the rest of the pass.
 local floor = math.floor
-local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 local r, x = 1, 0
 -- per key: key, HSET arguments, their count, end of its newest weight before and after this call
@@ -132,24 +160,38 @@ for i = 1, #KEYS do
     local tag = ARGV[a]
     local limit, p, k = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
     local w = 0
-    if record then w = tonumber(ARGV[a + 4]) end
+    if record then
+      w = ARGV[a + 4]
+      if w == '1' then w = 1 else w = tonumber(w) end
+    end
     a = a + 5
     local b = floor(now / p)
-    local t, h, n, c = 0, false, false, false
+    local t, h, n, c, ring = 0, false, false, false, false
     local head = heads[j]
     if head then
-      local hn, ht, hc, hd = unpackHead(HEAD, head)
+      local hn, ht, hc, hd = unpack4(HEAD, head)
       if ht > 0 then
         -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
         if b < hn then b = hn end
         local trim = b - k + 1
         if hn >= trim then
           local hh = hn - hd
-          while hh < trim do
-            local v = tonumber(redis.call('HGET', key, tag .. (hh % k)))
-            local cv = v % SHIFT
-            ht = ht - cv
-            hh = hh + (v - cv) / SHIFT
+          if hh >= trim then
+            -- nothing leaves
+          elseif k <= RING then
+            ring = redis.call('HGET', key, tag .. 'r')
+            while hh < trim do
+              ht = ht - unpack4('<I4', ring, 4 * (hh % k) + 1)
+              hh = hh + 1
+            end
+            while hh < hn and unpack4('<I4', ring, 4 * (hh % k) + 1) == 0 do hh = hh + 1 end
+          else
+            while hh < trim do
+              local v = tonumber(redis.call('HGET', key, tag .. (hh % k)))
+              local cv = v % SHIFT
+              ht = ht - cv
+              hh = hh + (v - cv) / SHIFT
+            end
           end
           t, h, n, c = ht, hh, hn, hc
           local ends = (n + k) * p
@@ -157,8 +199,6 @@ for i = 1, #KEYS do
         end
       end
     end
-    st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5] = t, h, n, c, b
-    x = x + 5
     if t + w > limit then allowed = false end
     -- as if recorded
     local at = b * p
@@ -168,11 +208,31 @@ for i = 1, #KEYS do
       h = b
     elseif b == n then
       c2 = c + w
+    elseif k <= RING then
+      -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
+      -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
+      local rg = ring
+      if not rg then rg = redis.call('HGET', key, tag .. 'r') or string.rep('\0', 4 * k) end
+      local gap, from = b - n - 1, (n + 1) % k
+      if gap > 0 then
+        if from + gap <= k then
+          rg = rg:sub(1, 4 * from) .. string.rep('\0', 4 * gap) .. rg:sub(4 * (from + gap) + 1)
+        else
+          local wrapped = from + gap - k
+          rg = string.rep('\0', 4 * wrapped) .. rg:sub(4 * wrapped + 1, 4 * from) .. string.rep('\0', 4 * (k - from))
+        end
+      end
+      local sn = n % k
+      out[o + 1] = tag .. 'r'
+      out[o + 2] = rg:sub(1, 4 * sn) .. pack('<I4', c) .. rg:sub(4 * sn + 5)
+      o = o + 2
     else
       out[o + 1] = tag .. (n % k)
       out[o + 2] = c + (b - n) * SHIFT
       o = o + 2
     end
+    st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
+    x = x + 6
     t = t + w
     out[o + 1] = tag
     out[o + 2] = pack(HEAD, b, t, c2, b - h)
@@ -216,21 +276,24 @@ else
       local tag = ARGV[a]
       local limit, p, k, w = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
       a = a + 5
-      local t, h, n, c, b = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5]
-      x = x + 5
+      local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
+      x = x + 6
       local at = b * p
       if at < now then at = now end
       local remaining = limit - t
       if remaining < 0 then remaining = 0 end
       local wait, violated = 0, 0
       if t + w > limit then
-        -- walk the chain from the oldest sub-bucket until enough weight has left the window
+        -- from the oldest sub-bucket on, until enough weight has left the window
         violated = 1
         local need, freed, y = t + w - limit, 0, h
+        if k <= RING and h < n and not ring then ring = redis.call('HGET', key, tag .. 'r') end
         while true do
           local cy, step
           if y == n then
             cy, step = c, 0
+          elseif k <= RING then
+            cy, step = (unpack4('<I4', ring, 4 * (y % k) + 1)), 1
           else
             local v = tonumber(redis.call('HGET', key, tag .. (y % k)))
             cy = v % SHIFT
@@ -252,7 +315,7 @@ else
   end
 end
 if mode == '2' then
-  for y = 0, x - 1, 5 do
+  for y = 0, x - 1, 6 do
     r = r + 1
     reply[r] = st[y + 5]
   end

@@ -111,6 +111,57 @@ class RedisStoreTest extends StoreContract {
         }
     }
 
+    @Test
+    void aWindowOfMoreThanSixtyFourSubBucketsKeepsOneFieldPerSubBucketHoldingWeight() {
+        String key = freshKey();
+        Limit hourBySeconds = Limit.of(1000, HOUR, SECOND);
+        for (int i = 0; i < 5; i++) {
+            call(SIX_PM + i * 7 * SECOND, key, hourBySeconds);
+        }
+        // the header + 4 closed sub-buckets, however many seconds lie between them
+        assertEquals(5, commands.hlen(key).longValue());
+        SlidingWindowScript.Header h = header(key, hourBySeconds);
+        assertEquals(5, h.counted());
+        assertEquals(28, h.newest() - h.oldest());
+    }
+
+    @Test
+    void aRefundTakesBackWeightFromAnOlderSubBucketOfARingAndOfAChain() {
+        for (Limit limit : new Limit[] {Limit.of(100, HOUR, MINUTE), Limit.of(100, HOUR, SECOND)}) {
+            String key = freshKey();
+            long p = limit.precisionMillis();
+            // weight 2, then 3 (to be refunded), then 4 in three sub-buckets, then 5 later
+            List<Object> first = record(SIX_PM, key, limit, 2);
+            List<Object> second = record(SIX_PM + p, key, limit, 3);
+            record(SIX_PM + 2 * p, key, limit, 4);
+            refund(SIX_PM + p, key, limit, 3, second);
+            assertEquals(94, peek(SIX_PM + 2 * p, key, limit).remaining(), limit.toString());
+            // the oldest sub-bucket emptied: the next one holding weight becomes the oldest
+            refund(SIX_PM, key, limit, 2, first);
+            SlidingWindowScript.Header h = header(key, limit);
+            assertEquals(4, h.counted(), limit.toString());
+            assertEquals(h.newest(), h.oldest(), limit.toString());
+            // after the refunded sub-buckets left the window, only the 4 is still counted until it leaves too
+            long third = SIX_PM + 2 * p;
+            assertEquals(96, peek(third + HOUR - 1, key, limit).remaining(), limit.toString());
+            assertEquals(100, peek(third + HOUR, key, limit).remaining(), limit.toString());
+        }
+    }
+
+    private static List<Object> record(long now, String key, Limit limit, long weight) {
+        StoreCall c = StoreCall.builder(now, true).add(key, limit, weight, 0).build();
+        List<Object> reply = commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, c.keys(),
+                SlidingWindowScript.args(c, 0, SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS));
+        assertEquals(1L, reply.get(0));
+        return reply;
+    }
+
+    private static void refund(long now, String key, Limit limit, long weight, List<Object> recorded) {
+        StoreCall c = StoreCall.builder(now, true).add(key, limit, weight, 0).build();
+        String[] args = SlidingWindowScript.refundArgs(SlidingWindowScript.args(c, 0, SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS), recorded, 1);
+        commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, c.keys(), args);
+    }
+
     private static SlidingWindowScript.Header header(String key, Limit limit) {
         try (StatefulRedisConnection<byte[], byte[]> bytes = client.connect(ByteArrayCodec.INSTANCE)) {
             return SlidingWindowScript.Header.parse(bytes.sync().hget(key.getBytes(StandardCharsets.UTF_8),
@@ -130,8 +181,9 @@ class RedisStoreTest extends StoreContract {
         for (int i = 0; i < 5; i++) {
             call(now + i * MINUTE, key, Limit.fixed(10, SECOND), Limit.fixed(120, MINUTE), Limit.of(240, HOUR, MINUTE));
         }
-        // a header per window + 4 closed sub-buckets of the hour
-        assertEquals(7, commands.hlen(key).longValue());
+        // a header per window + the hour's ring of 60 sub-buckets
+        assertEquals(4, commands.hlen(key).longValue());
+        assertEquals(60 * 4, commands.hstrlen(key, Limit.of(240, HOUR, MINUTE).tag() + "r").longValue());
         assertEquals(1, commands.keys(key + "*").size());
         SlidingWindowScript.Header hour = header(key, Limit.of(240, HOUR, MINUTE));
         assertEquals(5, hour.counted());
