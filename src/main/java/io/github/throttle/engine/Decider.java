@@ -82,6 +82,15 @@ public final class Decider {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
+        StoreReply at = reply.isDone() && !reply.isCompletedExceptionally() ? reply.getNow(null) : null;
+        if (at != null) {
+            // answered already (the embedded store): no timer, no continuation
+            if (wasProbe) {
+                probing.set(false);
+            }
+            onSuccess();
+            return CompletableFuture.completedFuture(decision(at, call, quotas));
+        }
         return reply.orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
                 .handle((r, e) -> {
                     if (wasProbe) {

@@ -18,8 +18,9 @@ Fields of a window:
              c  weight of sub-bucket n
              d  n - h, where h is the oldest sub-bucket holding weight
   Older sub-buckets h <= b < n, when k <= 64 (an hour by minutes, a minute by seconds, ...):
-  <tag>r     a ring of k little-endian 32-bit weights, b in slot b % k (4k bytes; written when a new
-             sub-bucket starts)
+  <tag>r<i>  a ring of k little-endian weights, b in slot b % k, 2 bytes a slot while every weight fits
+             (else 4), cut in pieces of 64 bytes (i = 0, 1, ...) so that Redis keeps a small hash in its
+             compact encoding; written when a new sub-bucket starts
   otherwise (long windows of fine sub-buckets, up to a million):
   <tag><b%k> for each b holding weight: its weight + 2^32 * (distance to the next sub-bucket holding weight)
              These form a chain from h to n, so the work of a call is bounded by the sub-buckets that leave
@@ -50,10 +51,59 @@ local HEAD = '<dI4I4I4'
 local pack, unpack4 = struct.pack, struct.unpack
 local mode = ARGV[2]
 
-if mode == '-1' then
-  local function slot(r, x, k)
-    return (unpack4('<I4', r, 4 * (x % k) + 1))
+-- A ring holds k weights of 2 bytes (while every weight fits in 16 bits) or 4; its width is its length / k.
+-- the weight of sub-bucket x in ring r of k slots
+local function slot(r, x, k)
+  if #r == 2 * k then
+    return (unpack4('<I2', r, 2 * (x % k) + 1))
   end
+  return (unpack4('<I4', r, 4 * (x % k) + 1))
+end
+
+-- ring r with the slot of sub-bucket x set to v (widened to 4 bytes a slot if v needs it)
+local function setSlot(r, x, k, v)
+  local width = #r / k
+  if width == 2 and v > 65535 then
+    local wide = {}
+    for i = 0, k - 1 do
+      wide[i + 1] = pack('<I4', (unpack4('<I2', r, 2 * i + 1)))
+    end
+    r, width = table.concat(wide), 4
+  end
+  local at = width * (x % k)
+  return r:sub(1, at) .. pack(width == 2 and '<I2' or '<I4', v) .. r:sub(at + width + 1)
+end
+
+-- the ring of a window of k <= RING sub-buckets, whole; a new one is all zeros
+local function ringOf(key, tag, k)
+  local names = {}
+  for i = 0, math.ceil(k / 16) - 1 do
+    names[i + 1] = tag .. 'r' .. i
+  end
+  local pieces = redis.call('HMGET', key, unpack(names))
+  local parts = {}
+  for i = 1, #pieces do
+    if not pieces[i] then break end
+    parts[i] = pieces[i]
+  end
+  local r = table.concat(parts)
+  if #r ~= 2 * k and #r ~= 4 * k then
+    r = string.rep('\0', 2 * k)
+  end
+  return r
+end
+
+-- appends the HSET arguments writing ring r to out (o arguments so far); returns the new count
+local function putRing(out, o, tag, r)
+  for i = 0, math.ceil(#r / 64) - 1 do
+    out[o + 1] = tag .. 'r' .. i
+    out[o + 2] = r:sub(64 * i + 1, 64 * i + 64)
+    o = o + 2
+  end
+  return o
+end
+
+if mode == '-1' then
   local a, undo = 4, {}
   for i = 1, #KEYS do
     local m = tonumber(ARGV[a])
@@ -78,16 +128,16 @@ if mode == '-1' then
           if w > c then w = c end
           redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d))
         elseif k <= RING then
-          local r = redis.call('HGET', key, tag .. 'r')
-          local cb = r and slot(r, b, k) or 0
+          local r = ringOf(key, tag, k)
+          local cb = slot(r, b, k)
           if w > cb then w = cb end
           if w > 0 then
-            local s = b % k
-            r = r:sub(1, 4 * s) .. pack('<I4', cb - w) .. r:sub(4 * s + 5)
+            r = setSlot(r, b, k, cb - w)
             if b == h then
               while h < n and slot(r, h, k) == 0 do h = h + 1 end
             end
-            redis.call('HSET', key, tag .. 'r', r, tag, pack(HEAD, n, t - w, c, n - h))
+            local args = { tag, pack(HEAD, n, t - w, c, n - h) }
+            redis.call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
           end
         else
           local field = tag .. (b % k)
@@ -179,12 +229,12 @@ for i = 1, #KEYS do
           if hh >= trim then
             -- nothing leaves
           elseif k <= RING then
-            ring = redis.call('HGET', key, tag .. 'r')
+            ring = ringOf(key, tag, k)
             while hh < trim do
-              ht = ht - unpack4('<I4', ring, 4 * (hh % k) + 1)
+              ht = ht - slot(ring, hh, k)
               hh = hh + 1
             end
-            while hh < hn and unpack4('<I4', ring, 4 * (hh % k) + 1) == 0 do hh = hh + 1 end
+            while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
           else
             while hh < trim do
               local v = tonumber(redis.call('HGET', key, tag .. (hh % k)))
@@ -212,20 +262,19 @@ for i = 1, #KEYS do
       -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
       -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
       local rg = ring
-      if not rg then rg = redis.call('HGET', key, tag .. 'r') or string.rep('\0', 4 * k) end
-      local gap, from = b - n - 1, (n + 1) % k
+      if not rg then rg = ringOf(key, tag, k) end
+      local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
       if gap > 0 then
+        local zeros = width * gap
         if from + gap <= k then
-          rg = rg:sub(1, 4 * from) .. string.rep('\0', 4 * gap) .. rg:sub(4 * (from + gap) + 1)
+          rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
         else
           local wrapped = from + gap - k
-          rg = string.rep('\0', 4 * wrapped) .. rg:sub(4 * wrapped + 1, 4 * from) .. string.rep('\0', 4 * (k - from))
+          rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
+            .. string.rep('\0', width * (k - from))
         end
       end
-      local sn = n % k
-      out[o + 1] = tag .. 'r'
-      out[o + 2] = rg:sub(1, 4 * sn) .. pack('<I4', c) .. rg:sub(4 * sn + 5)
-      o = o + 2
+      o = putRing(out, o, tag, setSlot(rg, n, k, c))
     else
       out[o + 1] = tag .. (n % k)
       out[o + 2] = c + (b - n) * SHIFT
@@ -287,13 +336,13 @@ else
         -- from the oldest sub-bucket on, until enough weight has left the window
         violated = 1
         local need, freed, y = t + w - limit, 0, h
-        if k <= RING and h < n and not ring then ring = redis.call('HGET', key, tag .. 'r') end
+        if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
         while true do
           local cy, step
           if y == n then
             cy, step = c, 0
           elseif k <= RING then
-            cy, step = (unpack4('<I4', ring, 4 * (y % k) + 1)), 1
+            cy, step = slot(ring, y, k), 1
           else
             local v = tonumber(redis.call('HGET', key, tag .. (y % k)))
             cy = v % SHIFT

@@ -112,6 +112,27 @@ class RedisStoreTest extends StoreContract {
     }
 
     @Test
+    void aRingWidensToFourBytesASlotWhenAWeightNeedsIt() {
+        String key = freshKey();
+        Limit hour = Limit.of(1_000_000, HOUR, MINUTE);
+        assertEquals(999_995, call(SIX_PM, 5, new String[] {key}, hour).remaining());
+        assertEquals(929_995, call(SIX_PM + MINUTE, 70_000, new String[] {key}, hour).remaining());
+        assertEquals(929_992, call(SIX_PM + 2 * MINUTE, 3, new String[] {key}, hour).remaining());
+        String ring = hour.tag() + "r";
+        assertEquals(60 * 4, commands.hstrlen(key, ring + "0") + commands.hstrlen(key, ring + "1")
+                + commands.hstrlen(key, ring + "2") + commands.hstrlen(key, ring + "3"));
+        // each sub-bucket leaves with its own weight
+        assertEquals(929_997, peek(SIX_PM + HOUR, key, hour).remaining());
+        assertEquals(999_997, peek(SIX_PM + HOUR + MINUTE, key, hour).remaining());
+        assertEquals(1_000_000, peek(SIX_PM + HOUR + 2 * MINUTE, key, hour).remaining());
+        // a refund of the wide sub-bucket
+        List<Object> recorded = record(SIX_PM + 3 * MINUTE, key, hour, 80_000);
+        record(SIX_PM + 4 * MINUTE, key, hour, 1);
+        refund(SIX_PM + 3 * MINUTE, key, hour, 80_000, recorded);
+        assertEquals(929_991, peek(SIX_PM + 4 * MINUTE, key, hour).remaining());
+    }
+
+    @Test
     void aWindowOfMoreThanSixtyFourSubBucketsKeepsOneFieldPerSubBucketHoldingWeight() {
         String key = freshKey();
         Limit hourBySeconds = Limit.of(1000, HOUR, SECOND);
@@ -181,9 +202,11 @@ class RedisStoreTest extends StoreContract {
         for (int i = 0; i < 5; i++) {
             call(now + i * MINUTE, key, Limit.fixed(10, SECOND), Limit.fixed(120, MINUTE), Limit.of(240, HOUR, MINUTE));
         }
-        // a header per window + the hour's ring of 60 sub-buckets
-        assertEquals(4, commands.hlen(key).longValue());
-        assertEquals(60 * 4, commands.hstrlen(key, Limit.of(240, HOUR, MINUTE).tag() + "r").longValue());
+        // a header per window + the hour's ring: 60 sub-buckets of 2 bytes, in pieces of 64 bytes
+        assertEquals(5, commands.hlen(key).longValue());
+        String ring = Limit.of(240, HOUR, MINUTE).tag() + "r";
+        assertEquals(64, commands.hstrlen(key, ring + "0").longValue());
+        assertEquals(56, commands.hstrlen(key, ring + "1").longValue());
         assertEquals(1, commands.keys(key + "*").size());
         SlidingWindowScript.Header hour = header(key, Limit.of(240, HOUR, MINUTE));
         assertEquals(5, hour.counted());

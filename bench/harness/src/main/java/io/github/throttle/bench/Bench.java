@@ -288,9 +288,10 @@ public final class Bench {
         String text = SlidingWindowScript.TEXT;
         String[][] cuts = {
                 {"nop", "`return 1` (EVALSHA's own cost)", null},
-                {"args", "Throttle's script up to its ARGV parsing and `TIME`", "local windows = {}"},
-                {"read", "… plus the read pass (`HMGET`, trims)", "local reply = { allowed"},
-                {"write", "… plus the writes (`HSET`, `PTTL`/`PEXPIRE`)", "for _, s in ipairs(windows) do\n  local remaining"}};
+                {"args", "Throttle's script up to its ARGV parsing and `TIME`", "local floor = math.floor"},
+                {"hmget", "… plus the headers read (`HMGET`)", "  local out, o, before, after = {"},
+                {"read", "… plus the decision, reply and writes prepared", "if allowed then\n"},
+                {"write", "… plus the writes (`HSET`, `PTTL`/`PEXPIRE` when the key's end moves)", "if mode == '2' then\n  for y"}};
         Map<String, List<String>> commands = new java.util.LinkedHashMap<>();
         commands.put("throttle", throttle);
         commands.put("seed", article);
