@@ -295,6 +295,9 @@ public final class Bench {
         Map<String, List<String>> commands = new java.util.LinkedHashMap<>();
         commands.put("throttle", throttle);
         commands.put("seed", article);
+        List<String> floor = new ArrayList<>(throttle);
+        floor.set(1, redis.admin.scriptLoad(resource("/bench/floor-three-headers.lua")));
+        commands.put("floor", floor);
         for (String[] cut : cuts) {
             String body = cut[2] == null ? "return 1" : text.replace(cut[2], "do return 1 end\n" + cut[2]);
             if (cut[2] != null && body.equals(text)) {
@@ -351,6 +354,10 @@ public final class Bench {
             out.add(f("| %s | %s | %.1f µs |", cut[1], rate(s.median(cut[0], c)), s.median(cut[0] + "-cpu", c)));
         }
         out.add(f("| the whole script (also builds the reply) | %s | %.1f µs |", rate(s.median("throttle", c)), s.median("throttle-cpu", c)));
+        out.add(f("| floor: a script of the same shape that decides nothing (`TIME`, `HMGET` of 3 packed headers, `HSET` of 3, constant reply: `bench/floor-three-headers.lua`) | %s | %.1f µs |",
+                rate(s.median("floor", c)), s.median("floor-cpu", c)));
+        out.add("");
+        out.add(f("The floor runs at %s the article's script.", x(s.ratio("floor", "seed", c))));
         out.add("");
         verdict(r >= 2, f("Throttle script ≥ 2 × the article's script at 64 clients: %s decisions/s (%s less Redis CPU per decision)",
                 x(r), x(s.ratio("seed-cpu", "throttle-cpu", c))));
