@@ -4,6 +4,8 @@ import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 /**
  * The same endpoint twice: {@code /open} unthrottled, {@code /throttled} limited per API key (wrk sends
@@ -17,6 +19,16 @@ public class Hello {
     @Path("open")
     public String open() {
         return "hello\n";
+    }
+
+    /** {@code /open} with the two fields a throttled answer carries, as constants of the same length. */
+    @GET
+    @Path("fields")
+    public Response fields() {
+        return Response.ok("hello\n", MediaType.TEXT_PLAIN_TYPE)
+                .header("RateLimit-Policy", "\"1s\";q=1000000;w=1, \"1m\";q=1000000000;w=60, \"1h\";q=1000000000;w=3600")
+                .header("RateLimit", "\"1s\";r=999987;t=1, \"1m\";r=999999561;t=17, \"1h\";r=999993214;t=3557")
+                .build();
     }
 
     @GET

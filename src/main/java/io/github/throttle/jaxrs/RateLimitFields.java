@@ -22,23 +22,28 @@ public final class RateLimitFields {
 
     /** Adds the rate-limit fields of an allowed (or denied) call. */
     public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers) {
+        write(d, style, headers, null);
+    }
+
+    /**
+     * As {@link #write(Decision, HeaderStyle, MultivaluedMap)}, with the {@code RateLimit-Policy} value
+     * already made by {@link #policy(List)} for these quotas (it depends only on the declared limits), or
+     * null.
+     */
+    public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers, String policy) {
         if (d.isUnmetered() || style == HeaderStyle.NONE) {
             return;
         }
         List<Decision.Quota> quotas = d.quotas();
         if (style == HeaderStyle.IETF) {
-            StringBuilder policy = new StringBuilder(32 * quotas.size());
             StringBuilder state = new StringBuilder(32 * quotas.size());
             for (Decision.Quota q : quotas) {
-                if (policy.length() > 0) {
-                    policy.append(", ");
+                if (state.length() > 0) {
                     state.append(", ");
                 }
-                String name = sfString(q.policy());
-                policy.append(name).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
-                state.append(name).append(";r=").append(q.remaining()).append(";t=").append(secondsFloor0(q.resetMillis()));
+                state.append(sfString(q.policy())).append(";r=").append(q.remaining()).append(";t=").append(secondsFloor0(q.resetMillis()));
             }
-            headers.putSingle("RateLimit-Policy", policy.toString());
+            headers.putSingle("RateLimit-Policy", policy != null ? policy : policy(quotas));
             headers.putSingle("RateLimit", state.toString());
         } else {
             Decision.Quota tightest = quotas.get(0);
@@ -51,6 +56,18 @@ public final class RateLimitFields {
             headers.putSingle("X-RateLimit-Remaining", Long.toString(tightest.remaining()));
             headers.putSingle("X-RateLimit-Reset", Long.toString(secondsFloor0(tightest.resetMillis())));
         }
+    }
+
+    /** The {@code RateLimit-Policy} value of these quotas: names, limits and windows only. */
+    public static String policy(List<Decision.Quota> quotas) {
+        StringBuilder policy = new StringBuilder(32 * quotas.size());
+        for (Decision.Quota q : quotas) {
+            if (policy.length() > 0) {
+                policy.append(", ");
+            }
+            policy.append(sfString(q.policy())).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
+        }
+        return policy.toString();
     }
 
     /** The response to a denied call: 429 (or 503 when the store could not be asked). */

@@ -25,6 +25,8 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
     private final MethodPlan plan;
     private final ForwardedFor forwarded;
     private volatile PeerAddress peer;
+    /** This method's {@code RateLimit-Policy} value, made on first use. */
+    private volatile String policy;
 
     ThrottleFilter(Throttling throttling, MethodPlan plan) {
         this.throttling = throttling;
@@ -66,7 +68,13 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         Object d = request.getProperty(DECISION);
         if (d instanceof Decision decision && response.getStatus() != 429) {
-            RateLimitFields.write(decision, throttling.settings().headers(), response.getHeaders());
+            String p = policy;
+            if (p == null && !decision.isUnmetered() && decision.quotas().size() == plan.quotas().length) {
+                // every declared limit is in every metered decision: the value is the method's own
+                p = RateLimitFields.policy(decision.quotas());
+                policy = p;
+            }
+            RateLimitFields.write(decision, throttling.settings().headers(), response.getHeaders(), p);
         }
     }
 
