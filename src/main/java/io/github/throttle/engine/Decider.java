@@ -64,13 +64,10 @@ public final class Decider {
      * @param quotas the declared limits, indexed by {@link StoreCall#quota(int)}
      */
     public CompletionStage<Decision> decide(StoreCall call, Limit[] quotas) {
-        long t = clock.millis();
         boolean probe = false;
-        if (failing && t < openUntil) {
-            return CompletableFuture.completedFuture(failure());
-        }
         if (failing) {
-            if (!probing.compareAndSet(false, true)) {
+            // the clock is read only while failing: a healthy call has no use for it
+            if (clock.millis() < openUntil || !probing.compareAndSet(false, true)) {
                 return CompletableFuture.completedFuture(failure());
             }
             probe = true;
@@ -108,6 +105,16 @@ public final class Decider {
     /** Builds the decision: per declared limit, the figures of its most constrained identity. */
     public static Decision decision(StoreReply r, StoreCall call, Limit[] quotas) {
         int q = quotas.length;
+        if (call.pairCount() == q && inQuotaOrder(call)) {
+            // the usual call: one identity, each declared limit once; its figures are the decision's
+            Decision.Quota[] list = new Decision.Quota[q];
+            for (int p = 0; p < q; p++) {
+                Limit l = quotas[p];
+                list[p] = new Decision.Quota(l.policy(), l.limit(), l.durationMillis(), r.remaining(p), r.waitMillis(p),
+                        r.violated(p));
+            }
+            return Decision.of(r.allowed(), List.of(list));
+        }
         long[] remaining = new long[q];
         long[] wait = new long[q];
         boolean[] violated = new boolean[q];
@@ -142,6 +149,15 @@ public final class Decider {
             }
         }
         return Decision.of(r.allowed(), list);
+    }
+
+    private static boolean inQuotaOrder(StoreCall call) {
+        for (int p = 0; p < call.pairCount(); p++) {
+            if (call.quota(p) != p) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Decision failure() {

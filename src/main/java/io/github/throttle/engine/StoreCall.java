@@ -23,6 +23,16 @@ public final class StoreCall {
         this.nowMillis = b.nowMillis;
         this.record = b.record;
         int n = b.size;
+        if (oneKey(b)) {
+            // the usual call: one identity; the builder's arrays are taken over (it cannot be used again)
+            this.keys = b.keys;
+            this.firstPair = new int[] {0, n};
+            this.limits = b.limits;
+            this.weights = b.weights;
+            this.quotas = b.quotas;
+            this.keyCount = 1;
+            return;
+        }
         // group pairs by key, keeping the order in which keys were first seen
         this.keys = new String[n];
         this.firstPair = new int[n + 1];
@@ -54,6 +64,16 @@ public final class StoreCall {
     }
 
     private final int keyCount;
+
+    private static boolean oneKey(Builder b) {
+        String first = b.keys[0];
+        for (int i = 1; i < b.size; i++) {
+            if (!first.equals(b.keys[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     public static Builder builder(long nowMillis, boolean record) {
         return new Builder(nowMillis, record);
@@ -112,6 +132,7 @@ public final class StoreCall {
         private long[] weights = new long[4];
         private int[] quotas = new int[4];
         private int size;
+        private boolean built;
 
         private Builder(long nowMillis, boolean record) {
             this.nowMillis = nowMillis;
@@ -119,6 +140,9 @@ public final class StoreCall {
         }
 
         public Builder add(String key, Limit limit, long weight, int quota) {
+            if (built) {
+                throw new IllegalStateException("this builder has built its call already");
+            }
             for (int i = 0; i < size; i++) {
                 if (quotas[i] == quota && keys[i].equals(key)) {
                     return this;
@@ -147,6 +171,10 @@ public final class StoreCall {
             if (size == 0) {
                 throw new IllegalStateException("a store call needs at least one limit");
             }
+            if (built) {
+                throw new IllegalStateException("this builder has built its call already");
+            }
+            built = true;
             return new StoreCall(this);
         }
     }

@@ -62,6 +62,17 @@ public final class MemoryStore implements Store {
     public StoreReply decideNow(StoreCall call) {
         long now = call.nowMillis() >= 0 ? call.nowMillis() : clock.millis();
         int keys = call.keyCount();
+        if (keys == 1) {
+            // the usual call: one identity, one lock
+            ReentrantLock lock = stripes[stripe(call.key(0))];
+            lock.lock();
+            try {
+                return decideLocked(call, now, 1);
+            } finally {
+                lock.unlock();
+                maybeSweep(now);
+            }
+        }
         int[] locks = stripesOf(call, keys);
         for (int s : locks) {
             stripes[s].lock();
