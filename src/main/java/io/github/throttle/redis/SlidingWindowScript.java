@@ -30,7 +30,7 @@ public final class SlidingWindowScript {
 
     static {
         for (int i = 0; i < SMALL.length; i++) {
-            SMALL[i] = Integer.toString(i);
+            SMALL[i] = Integer.toString(i, 36);
         }
     }
 
@@ -57,7 +57,7 @@ public final class SlidingWindowScript {
         int keys = call.keyCount();
         int pairs = call.pairCount();
         String[] a = new String[3 + keys + pairs * 5];
-        a[0] = call.nowMillis() >= 0 ? Long.toString(call.nowMillis()) : "";
+        a[0] = call.nowMillis() >= 0 ? Long.toString(call.nowMillis(), 36) : "";
         a[1] = mode;
         a[2] = number(expirySlackMillis);
         int i = 3;
@@ -86,25 +86,29 @@ public final class SlidingWindowScript {
     public static String[] refundArgs(String[] recordedArgs, List<Object> reply, int pairs) {
         String[] a = Arrays.copyOf(recordedArgs, recordedArgs.length + pairs);
         a[1] = REFUND;
-        int from = 1 + pairs * 3;
+        int from = 1 + pairs * 2;
         for (int p = 0; p < pairs; p++) {
-            a[recordedArgs.length + p] = Long.toString((Long) reply.get(from + p));
+            a[recordedArgs.length + p] = Long.toString((Long) reply.get(from + p), 36);
         }
         return a;
     }
 
     /**
-     * Reads the reply: {@code {allowed, then remaining, wait, violated per pair}}, followed (mode
-     * {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, which is not part of the answer.
+     * Reads the reply: {@code {allowed, then remaining and wait per pair}} (a violated pair's wait negated),
+     * followed (mode {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, which is not
+     * part of the answer.
      */
     public static StoreReply reply(List<Object> reply, StoreCall call) {
         int pairs = call.pairCount();
-        if (reply == null || (reply.size() != 1 + pairs * 3 && reply.size() != 1 + pairs * 4)) {
+        if (reply == null || (reply.size() != 1 + pairs * 2 && reply.size() != 1 + pairs * 3)) {
             throw new IllegalStateException("unexpected script reply for " + pairs + " limits: " + reply);
         }
         long[] figures = new long[pairs * 3];
-        for (int i = 0; i < figures.length; i++) {
-            figures[i] = (Long) reply.get(i + 1);
+        for (int p = 0; p < pairs; p++) {
+            long wait = (Long) reply.get(2 + 2 * p);
+            figures[p * 3] = (Long) reply.get(1 + 2 * p);
+            figures[p * 3 + 1] = Math.abs(wait);
+            figures[p * 3 + 2] = wait < 0 ? 1 : 0;
         }
         return new StoreReply((Long) reply.get(0) == 1L, figures);
     }
@@ -132,7 +136,7 @@ public final class SlidingWindowScript {
     }
 
     private static String number(long n) {
-        return n >= 0 && n < SMALL.length ? SMALL[(int) n] : Long.toString(n);
+        return n >= 0 && n < SMALL.length ? SMALL[(int) n] : Long.toString(n, 36);
     }
 
     private static String read() {

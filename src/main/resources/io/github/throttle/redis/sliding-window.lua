@@ -1,6 +1,8 @@
 --[[ Throttle: decide one call against sliding windows, atomically, in one round trip.
 
 KEYS     one HASH per (bucket, identity); each holds every window of that bucket.
+Numbers in ARGV are written in base 36 (digits 0-9a-z): Redis reads them with strtoul, at half the cost of
+a decimal number (strtod).
 ARGV[1]  now in milliseconds since the epoch; empty = read the server clock (TIME)
 ARGV[2]  "1" = record the call when allowed; "0" = only report usage;
          "2" = as "1", and the reply ends with the sub-bucket each window recorded in (see Refund);
@@ -29,15 +31,16 @@ While no sub-bucket leaves and no new one starts, a call reads and writes only t
 HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
 its longest window.
 
-Reply: { allowed (1|0), then per key and window: remaining, wait (ms), violated (1|0) }
+Reply: { allowed (1|0), then per key and window: remaining, wait (ms) }
   remaining  limit - counted weight (after recording), not below 0
-  wait       violated: least wait after which this call would fit if nothing else were recorded;
-             otherwise: wait until the oldest counted weight leaves the window (0 when nothing is counted)
+  wait       negative when this window is violated: minus the least wait (>= 1) after which this call would
+             fit if nothing else were recorded; otherwise the wait until the oldest counted weight leaves the
+             window (0 when nothing is counted)
 A denied call and a report write nothing.
 
 Refund (ARGV[2] = "-1"): undoes an allowed "2" call whose part on other keys was denied (Redis Cluster,
 keys in several hash slots). ARGV as that call's, with ARGV[1] ignored, followed by one sub-bucket per
-window in ARGV order: the numbers that call's reply ended with. Each window's weight is subtracted from
+window in ARGV order: the numbers that call's reply ended with, in base 36. Each window's weight is subtracted from
 that sub-bucket and from the window's total, so counts are exactly as if the call had never been recorded;
 a sub-bucket that has since left the window is not touched (its weight is gone already). An emptied oldest
 sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a chain stays
@@ -106,15 +109,15 @@ end
 if mode == '-1' then
   local a, undo = 4, {}
   for i = 1, #KEYS do
-    local m = tonumber(ARGV[a])
+    local m = tonumber(ARGV[a], 36)
     a = a + 1
     for _ = 1, m do
-      undo[#undo + 1] = { key = KEYS[i], tag = ARGV[a], k = tonumber(ARGV[a + 3]), w = tonumber(ARGV[a + 4]) }
+      undo[#undo + 1] = { key = KEYS[i], tag = ARGV[a], k = tonumber(ARGV[a + 3], 36), w = tonumber(ARGV[a + 4], 36) }
       a = a + 5
     end
   end
   for _, u in ipairs(undo) do
-    local b = tonumber(ARGV[a])
+    local b = tonumber(ARGV[a], 36)
     a = a + 1
     local key, tag, k = u.key, u.tag, u.k
     local head = redis.call('HGET', key, tag)
@@ -167,13 +170,12 @@ if mode == '-1' then
   return {}
 end
 
-local now = tonumber(ARGV[1])
+local now = tonumber(ARGV[1], 36)
 if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local record = mode == '1' or mode == '2'
-local slack = tonumber(ARGV[3])
 
 -- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
 -- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
@@ -181,7 +183,7 @@ local slack = tonumber(ARGV[3])
 -- Tables are created at their usual size: growing them costs more than the rest of the pass.
 local floor = math.floor
 local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 local r, x = 1, 0
 -- per key: key, HSET arguments, their count, end of its newest weight before and after this call
 local pending = { 0, 0, 0, 0, 0 }
@@ -189,7 +191,7 @@ local allowed = true
 local a = 4
 for i = 1, #KEYS do
   local key = KEYS[i]
-  local m = tonumber(ARGV[a])
+  local m = tonumber(ARGV[a], 36)
   a = a + 1
   local heads
   if m == 1 then
@@ -208,11 +210,11 @@ for i = 1, #KEYS do
   local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
   for j = 1, m do
     local tag = ARGV[a]
-    local limit, p, k = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+    local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
     local w = 0
     if record then
       w = ARGV[a + 4]
-      if w == '1' then w = 1 else w = tonumber(w) end
+      if w == '1' then w = 1 else w = tonumber(w, 36) end
     end
     a = a + 5
     local b = floor(now / p)
@@ -292,8 +294,7 @@ for i = 1, #KEYS do
     if remaining < 0 then remaining = 0 end
     reply[r + 1] = remaining
     if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
-    reply[r + 3] = 0
-    r = r + 3
+    r = r + 2
   end
   local q = (i - 1) * 5
   pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
@@ -307,7 +308,7 @@ if allowed then
       -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
       -- (other methods sharing this bucket may keep longer windows in the same key)
       if after > before then
-        local ttl = after - now + slack
+        local ttl = after - now + tonumber(ARGV[3], 36)
         if redis.call('PTTL', key) < ttl then
           redis.call('PEXPIRE', key, ttl)
         end
@@ -319,11 +320,11 @@ else
   r, x, a = 1, 0, 4
   for i = 1, #KEYS do
     local key = KEYS[i]
-    local m = tonumber(ARGV[a])
+    local m = tonumber(ARGV[a], 36)
     a = a + 1
     for _ = 1, m do
       local tag = ARGV[a]
-      local limit, p, k, w = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
+      local limit, p, k, w = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36), tonumber(ARGV[a + 4], 36)
       a = a + 5
       local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
       x = x + 6
@@ -331,10 +332,9 @@ else
       if at < now then at = now end
       local remaining = limit - t
       if remaining < 0 then remaining = 0 end
-      local wait, violated = 0, 0
+      local wait = 0
       if t + w > limit then
         -- from the oldest sub-bucket on, until enough weight has left the window
-        violated = 1
         local need, freed, y = t + w - limit, 0, h
         if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
         while true do
@@ -350,7 +350,8 @@ else
           end
           freed = freed + cy
           if freed >= need or step == 0 then
-            wait = (y + k) * p - at
+            -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
+            wait = at - (y + k) * p
             break
           end
           y = y + step
@@ -358,8 +359,8 @@ else
       elseif t > 0 then
         wait = (h + k) * p - at
       end
-      reply[r + 1], reply[r + 2], reply[r + 3] = remaining, wait, violated
-      r = r + 3
+      reply[r + 1], reply[r + 2] = remaining, wait
+      r = r + 2
     end
   end
 end
