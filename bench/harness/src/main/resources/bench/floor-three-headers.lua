@@ -12,4 +12,4 @@ if h[2] then n2, t2, c2, d2 = struct.unpack(HEAD, h[2]) end
 if h[3] then n3, t3, c3, d3 = struct.unpack(HEAD, h[3]) end
 redis.call('HSET', KEYS[1], ARGV[5], struct.pack(HEAD, n1, t1 + 1, c1 + 1, d1), ARGV[10],
   struct.pack(HEAD, n2, t2 + 1, c2 + 1, d2), ARGV[15], struct.pack(HEAD, n3, t3 + 1, c3 + 1, d3))
-return { 1, 5, 0, 0, 5, 0, 0, 5, 0, 0 }
+return { 1, 5, 0, 5, 0, 5, 0 }
