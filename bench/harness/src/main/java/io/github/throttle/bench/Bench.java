@@ -55,7 +55,7 @@ import static io.github.throttle.bench.Stats.x;
  * The benchmark of README "Performance". Starts its own redis-server, drives Throttle's stores through
  * {@link Decider} (the path of {@code Throttler} minus the CDI lookup), Bucket4j, redis-benchmark and wrk,
  * and prints one Markdown table. Settings (environment): BENCH_SECONDS (measured seconds per figure, 2),
- * BENCH_WARMUP (1), BENCH_ROUNDS (3), BENCH_ONLY (comma-separated sections: redis,memory,script,windows,
+ * BENCH_WARMUP (1), BENCH_ROUNDS (3), BENCH_ONLY (comma-separated sections: redis,memory,script,instructions,windows,
  * size,heap,http), BENCH_HTTP_APP (the Quarkus app's quarkus-run.jar).
  */
 public final class Bench {
@@ -81,7 +81,7 @@ public final class Bench {
     final double warm = env("BENCH_WARMUP", 1);
     final int rounds = (int) env("BENCH_ROUNDS", 3);
     final Set<String> only = Set.of(System.getenv().getOrDefault("BENCH_ONLY",
-            "redis,memory,script,windows,size,heap,http").split(","));
+            "redis,memory,script,instructions,windows,size,heap,http").split(","));
 
     final KeyCodec codec = new KeyCodec("throttle");
     final String[] ids = new String[IDENTITIES];
@@ -114,6 +114,7 @@ public final class Bench {
                     + "; " + rounds + " rounds of " + seconds + " s (after " + warm + " s warm-up) per figure, medians; ratios are medians of per-round ratios.");
             section("redis", this::redisRows);
             section("script", this::scriptRows);
+            section("instructions", this::instructionRows);
             section("windows", this::windowRows);
             section("size", this::sizeRows);
         }
@@ -361,6 +362,93 @@ public final class Bench {
         out.add("");
         verdict(r >= 2, f("Throttle script ≥ 2 × the article's script at 64 clients: %s decisions/s (%s less Redis CPU per decision)",
                 x(r), x(s.ratio("seed-cpu", "throttle-cpu", c))));
+    }
+
+    // ---------------------------------------------------------------- the scripts, instructions counted
+
+    /**
+     * The scripts of {@link #scriptRows} in a redis-server run under valgrind's callgrind: instructions that
+     * Redis executes per call (user space: the script, the commands it runs, request parsing, the reply),
+     * counted rather than timed, so the same on a busy machine. 1,000 identities are called once, then
+     * {@code CALLS} more calls over them are counted.
+     */
+    void instructionRows() throws Exception {
+        log("Instruction rows (redis-server under valgrind)");
+        final int calls = 2_000;
+        Map<String, Long> perCall = new java.util.LinkedHashMap<>();
+        Path dir = Files.createTempDirectory("throttle-bench-callgrind-");
+        List<String> wrapper = List.of("valgrind", "--tool=callgrind", "--callgrind-out-file=" + dir.resolve("callgrind.out.%p"));
+        try (RedisServer vg = new RedisServer(wrapper)) {
+            String part = codec.bucketPart("script");
+            Map<String, List<String>> commands = new java.util.LinkedHashMap<>();
+            List<String> throttle = evalsha(codec.key(part, "key:__rand_int__"), HIGH);
+            throttle.set(1, vg.admin.scriptLoad(SlidingWindowScript.TEXT));
+            commands.put("throttle", throttle);
+            commands.put("seed", List.of("EVALSHA", vg.admin.scriptLoad(resource("/bench/seed-article-sliding-window.lua")), "1",
+                    "seed:script:key:__rand_int__", SEED_HIGH, Long.toString(System.currentTimeMillis() / 1000), "1"));
+            List<String> floor = new ArrayList<>(throttle);
+            floor.set(1, vg.admin.scriptLoad(resource("/bench/floor-three-headers.lua")));
+            commands.put("floor", floor);
+            List<String> nop = new ArrayList<>(throttle);
+            nop.set(1, vg.admin.scriptLoad("return 1"));
+            commands.put("nop", nop);
+            String pid = Long.toString(vg.pid());
+            for (Map.Entry<String, List<String>> en : commands.entrySet()) {
+                Ext.redisBenchmark(vg.port, 4, 1_000, 1_000, en.getValue());
+                vg.admin.configResetstat();
+                Ext.run(List.of("callgrind_control", "-z", pid));
+                Ext.redisBenchmark(vg.port, 4, calls, 1_000, en.getValue());
+                Ext.run(List.of("callgrind_control", "-d", pid));
+                long n = vg.commandCalls().getOrDefault("evalsha", 0L);
+                long ir = newestDumpInstructions(dir);
+                perCall.put(en.getKey(), ir / n);
+                log(f("  %s: %d calls, %d instructions per call", en.getKey(), n, ir / n));
+            }
+        }
+        out.add("");
+        out.add("### The same scripts, instructions counted (redis-server under valgrind's callgrind; 2,000 calls over 1,000 identities after one call each; user-space instructions per call)");
+        out.add("");
+        out.add("| script | Redis instructions per call | beyond `return 1` |");
+        out.add("|---|---:|---:|");
+        long base = perCall.get("nop");
+        out.add(f("| `return 1`, Throttle's KEYS and ARGV | %,d | |", base));
+        out.add(f("| floor (`bench/floor-three-headers.lua`) | %,d | %,d |", perCall.get("floor"), perCall.get("floor") - base));
+        out.add(f("| Throttle `sliding-window.lua` | %,d | %,d |", perCall.get("throttle"), perCall.get("throttle") - base));
+        out.add(f("| 2014 article's script | %,d | %,d |", perCall.get("seed"), perCall.get("seed") - base));
+        out.add(f("| article / Throttle | %.2f× | %.2f× |", perCall.get("seed") / (double) perCall.get("throttle"),
+                (perCall.get("seed") - base) / (double) (perCall.get("throttle") - base)));
+    }
+
+    /** The instruction total of the newest callgrind dump in {@code dir}. */
+    static long newestDumpInstructions(Path dir) throws IOException {
+        Path newest = null;
+        int part = -1;
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String name = p.getFileName().toString();
+                int dot = name.lastIndexOf('.');
+                if (name.startsWith("callgrind.out.") && dot > 0) {
+                    try {
+                        int n = Integer.parseInt(name.substring(dot + 1));
+                        if (n > part && name.indexOf('.', "callgrind.out.".length()) == dot) {
+                            part = n;
+                            newest = p;
+                        }
+                    } catch (NumberFormatException ignored) {
+                        // the final profile, written at exit
+                    }
+                }
+            }
+        }
+        if (newest == null) {
+            throw new IllegalStateException("no callgrind dump in " + dir);
+        }
+        for (String line : Files.readAllLines(newest)) {
+            if (line.startsWith("summary:")) {
+                return Long.parseLong(line.substring("summary:".length()).trim());
+            }
+        }
+        throw new IllegalStateException("no summary in " + newest);
     }
 
     // ---------------------------------------------------------------- 1 h by 1 s vs fixed 1 h

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** A {@code redis-server} from PATH on a free loopback port, without persistence, plus an admin connection. */
@@ -21,15 +23,24 @@ final class RedisServer implements AutoCloseable {
     private final StatefulRedisConnection<String, String> connection;
     final RedisCommands<String, String> admin;
 
+    final Path dir;
+
     RedisServer() throws IOException, InterruptedException {
+        this(List.of());
+    }
+
+    /** @param wrapper a command that runs redis-server (valgrind ...), or none */
+    RedisServer(List<String> wrapper) throws IOException, InterruptedException {
         this.port = freePort();
-        Path dir = Files.createTempDirectory("throttle-bench-redis-");
-        this.process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--loglevel", "warning")
+        this.dir = Files.createTempDirectory("throttle-bench-redis-");
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--loglevel", "warning"));
+        this.process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
         RedisClient c = null;
         StatefulRedisConnection<String, String> conn = null;
-        for (int i = 0; i < 100 && conn == null; i++) {
+        for (int i = 0; i < 300 && conn == null; i++) {
             try {
                 c = RedisClient.create(uri());
                 conn = c.connect();
