@@ -55,7 +55,7 @@ import static io.github.throttle.bench.Stats.x;
  * The benchmark of README "Performance". Starts its own redis-server, drives Throttle's stores through
  * {@link Decider} (the path of {@code Throttler} minus the CDI lookup), Bucket4j, redis-benchmark and wrk,
  * and prints one Markdown table. Settings (environment): BENCH_SECONDS (measured seconds per figure, 2),
- * BENCH_WARMUP (1), BENCH_ROUNDS (3), BENCH_ONLY (comma-separated sections: redis,memory,script,instructions,windows,
+ * BENCH_WARMUP (1), BENCH_ROUNDS (3), BENCH_ONLY (comma-separated sections: redis,memory,path,script,instructions,windows,
  * size,heap,http), BENCH_HTTP_APP (the Quarkus app's quarkus-run.jar).
  */
 public final class Bench {
@@ -81,7 +81,7 @@ public final class Bench {
     final double warm = env("BENCH_WARMUP", 1);
     final int rounds = (int) env("BENCH_ROUNDS", 3);
     final Set<String> only = Set.of(System.getenv().getOrDefault("BENCH_ONLY",
-            "redis,memory,script,instructions,windows,size,heap,http").split(","));
+            "redis,memory,path,script,instructions,windows,size,heap,http").split(","));
 
     final KeyCodec codec = new KeyCodec("throttle");
     final String[] ids = new String[IDENTITIES];
@@ -119,6 +119,7 @@ public final class Bench {
             section("size", this::sizeRows);
         }
         section("memory", this::memoryRows);
+        section("path", this::pathRows);
         section("heap", this::heapRows);
         if (only.contains("http")) {
             try (RedisServer r = new RedisServer()) {
@@ -650,6 +651,66 @@ public final class Bench {
             }
         }
         verdict(met, "memory store ≥ 1.0 × Bucket4j local: " + ratios);
+        store.close();
+    }
+
+    /**
+     * The in-process path of one decision, stage by stage (one thread, one hot identity, the memory store):
+     * each loop adds one stage to the previous one, so the differences are what each stage costs.
+     */
+    void pathRows() {
+        log("Path rows");
+        MemoryStore store = new MemoryStore(InstantSource.system());
+        Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(2), false, Duration.ofSeconds(1));
+        String part = codec.bucketPart("path");
+        ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
+        String[] stages = {"key", "call", "store", "decision", "bucket4j"};
+        Stats s = new Stats();
+        int n = 2_000_000;
+        for (int round = -1; round < rounds; round++) {
+            long sink = 0;
+            long[] t = new long[stages.length + 1];
+            t[0] = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sink += codec.key(part, "key:hot").length();
+            }
+            t[1] = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sink += call(part, "key:hot", HIGH, -1).pairCount();
+            }
+            t[2] = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sink += store.decideNow(call(part, "key:hot", HIGH, -1)).figures().length;
+            }
+            t[3] = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sink += decider.decide(call(part, "key:hot", HIGH, -1), HIGH).toCompletableFuture().join().quotas().size();
+            }
+            t[4] = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sink += local(buckets, codec.key(part, "key:hot")).tryConsume(1) ? 1 : 0;
+            }
+            t[5] = System.nanoTime();
+            if (round >= 0) {
+                for (int j = 0; j < stages.length; j++) {
+                    s.add(stages[j], 1, (t[j + 1] - t[j]) / (double) n);
+                }
+                log(f("  round %d: key %.0f ns, + store call %.0f ns, + memory store %.0f ns, + decision %.0f ns; Bucket4j %.0f ns (%d)",
+                        round + 1, s.median("key", 1), s.median("call", 1), s.median("store", 1), s.median("decision", 1),
+                        s.median("bucket4j", 1), sink % 10));
+            }
+        }
+        out.add("");
+        out.add("### In-process path of one decision (one thread, one hot identity, three limits; ns per call, each row adds one stage)");
+        out.add("");
+        out.add("| stage | ns per call | the stage alone |");
+        out.add("|---|---:|---:|");
+        String[] names = {"the key (`KeyCodec.key`)", "+ the `StoreCall`", "+ `MemoryStore.decideNow`", "+ `Decider` and the `Decision` (the whole path)"};
+        for (int j = 0; j < 4; j++) {
+            double v = s.median(stages[j], 1);
+            out.add(f("| %s | %.0f | %.0f |", names[j], v, j == 0 ? v : v - s.median(stages[j - 1], 1)));
+        }
+        out.add(f("| Bucket4j local: the key + `tryConsume(1)` | %.0f | |", s.median("bucket4j", 1)));
         store.close();
     }
 
