@@ -5,6 +5,7 @@ import io.github.throttle.plan.MethodPlan;
 import io.github.throttle.plan.MethodPlans;
 import io.github.throttle.plan.Throttling;
 import jakarta.enterprise.inject.spi.CDI;
+import io.github.throttle.config.ThrottleSettings;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -36,8 +37,16 @@ public class ThrottleFeature implements DynamicFeature {
         MethodPlan plan = t.plan(declaring, method);
         if (t.active(plan)) {
             ThrottleFilter filter = new ThrottleFilter(t, plan);
-            context.register(filter, Priorities.AUTHORIZATION + 10);
-            context.register(new ThrottleFilter.Resumed(filter), Priorities.AUTHORIZATION + 11);
+            if (t.settings().headers() == ThrottleSettings.HeaderStyle.NONE) {
+                // no fields on allowed responses: the response filter would have nothing to do
+                context.register(new ThrottleFilter.RequestOnly(filter), Priorities.AUTHORIZATION + 10);
+            } else {
+                context.register(filter, Priorities.AUTHORIZATION + 10);
+            }
+            if (QuarkusRest.PRESENT) {
+                // only Quarkus REST suspends a request while the store decides
+                context.register(new ThrottleFilter.Resumed(filter), Priorities.AUTHORIZATION + 11);
+            }
         }
     }
 

@@ -78,6 +78,20 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
         }
     }
 
+    /** The request side alone, for {@code throttle.headers=none}: allowed responses get nothing to write. */
+    static final class RequestOnly implements ContainerRequestFilter {
+        private final ThrottleFilter filter;
+
+        RequestOnly(ThrottleFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public void filter(ContainerRequestContext ctx) {
+            filter.filter(ctx);
+        }
+    }
+
     /** A decision taken while the request was suspended, applied by {@link Resumed}. */
     static final class Pending {
         volatile Decision decision;
