@@ -37,11 +37,10 @@ public class ThrottleFeature implements DynamicFeature {
         MethodPlan plan = t.plan(declaring, method);
         if (t.active(plan)) {
             ThrottleFilter filter = new ThrottleFilter(t, plan);
-            if (t.settings().headers() == ThrottleSettings.HeaderStyle.NONE) {
-                // no fields on allowed responses: the response filter would have nothing to do
-                context.register(new ThrottleFilter.RequestOnly(filter), Priorities.AUTHORIZATION + 10);
-            } else {
-                context.register(filter, Priorities.AUTHORIZATION + 10);
+            context.register(filter, Priorities.AUTHORIZATION + 10);
+            if (t.settings().headers() != ThrottleSettings.HeaderStyle.NONE) {
+                // with none, allowed responses get nothing: no response filter at all
+                context.register(new ThrottleFilter.Fields(filter), Priorities.AUTHORIZATION + 10);
             }
             if (QuarkusRest.PRESENT) {
                 // only Quarkus REST suspends a request while the store decides

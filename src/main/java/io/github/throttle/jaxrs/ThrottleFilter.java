@@ -11,12 +11,12 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Throttles one resource method: decides before the request entity is read, answers 429 when denied, and
- * puts the rate-limit fields on allowed responses. On a Quarkus event loop the request is suspended while
+ * Throttles one resource method: decides before the request entity is read and answers 429 when denied;
+ * {@link Fields} puts the rate-limit fields on allowed responses. On a Quarkus event loop the request is suspended while
  * the store decides; on worker threads (and on servlet runtimes) the thread waits, at most
  * {@code throttle.redis.timeout}.
  */
-final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseFilter {
+final class ThrottleFilter implements ContainerRequestFilter {
 
     static final String DECISION = "io.github.throttle.decision";
     static final String PENDING = "io.github.throttle.pending";
@@ -25,8 +25,6 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
     private final MethodPlan plan;
     private final ForwardedFor forwarded;
     private volatile PeerAddress peer;
-    /** This method's {@code RateLimit-Policy} value, made on first use. */
-    private volatile String policy;
 
     ThrottleFilter(Throttling throttling, MethodPlan plan) {
         this.throttling = throttling;
@@ -64,31 +62,28 @@ final class ThrottleFilter implements ContainerRequestFilter, ContainerResponseF
         }
     }
 
-    @Override
-    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        Object d = request.getProperty(DECISION);
-        if (d instanceof Decision decision && response.getStatus() != 429) {
-            String p = policy;
-            if (p == null && !decision.isUnmetered() && decision.quotas().size() == plan.quotas().length) {
-                // every declared limit is in every metered decision: the value is the method's own
-                p = RateLimitFields.policy(decision.quotas());
-                policy = p;
-            }
-            RateLimitFields.write(decision, throttling.settings().headers(), response.getHeaders(), p);
-        }
-    }
-
-    /** The request side alone, for {@code throttle.headers=none}: allowed responses get nothing to write. */
-    static final class RequestOnly implements ContainerRequestFilter {
+    /** Puts the rate-limit fields of the decision on an allowed response (not registered for {@code none}). */
+    static final class Fields implements ContainerResponseFilter {
         private final ThrottleFilter filter;
+        /** This method's {@code RateLimit-Policy} value, made on first use. */
+        private volatile String policy;
 
-        RequestOnly(ThrottleFilter filter) {
+        Fields(ThrottleFilter filter) {
             this.filter = filter;
         }
 
         @Override
-        public void filter(ContainerRequestContext ctx) {
-            filter.filter(ctx);
+        public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+            Object d = request.getProperty(DECISION);
+            if (d instanceof Decision decision && response.getStatus() != 429) {
+                String p = policy;
+                if (p == null && !decision.isUnmetered() && decision.quotas().size() == filter.plan.quotas().length) {
+                    // every declared limit is in every metered decision: the value is the method's own
+                    p = RateLimitFields.policy(decision.quotas());
+                    policy = p;
+                }
+                RateLimitFields.write(decision, filter.throttling.settings().headers(), response.getHeaders(), p);
+            }
         }
     }
 
