@@ -1,11 +1,11 @@
 package io.github.throttle.jaxrs;
 
 import io.github.throttle.cdi.ThrottleRuntime;
+import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.plan.MethodPlan;
 import io.github.throttle.plan.MethodPlans;
 import io.github.throttle.plan.Throttling;
 import jakarta.enterprise.inject.spi.CDI;
-import io.github.throttle.config.ThrottleSettings;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;

@@ -12,8 +12,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Throttles one resource method: decides before the request entity is read and answers 429 when denied;
- * {@link Fields} puts the rate-limit fields on allowed responses. On a Quarkus event loop the request is suspended while
- * the store decides; on worker threads (and on servlet runtimes) the thread waits, at most
+ * {@link Fields} puts the rate-limit fields on allowed responses. On a Quarkus event loop the request is
+ * suspended while the store decides; on worker threads (and on servlet runtimes) the thread waits, at most
  * {@code throttle.redis.timeout}.
  */
 final class ThrottleFilter implements ContainerRequestFilter {

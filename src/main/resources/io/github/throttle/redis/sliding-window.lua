@@ -40,12 +40,13 @@ A denied call and a report write nothing.
 
 Refund (ARGV[2] = "-1"): undoes an allowed "2" call whose part on other keys was denied (Redis Cluster,
 keys in several hash slots). ARGV as that call's, with ARGV[1] ignored, followed by one sub-bucket per
-window in ARGV order: the numbers that call's reply ended with, in base 36. Each window's weight is subtracted from
-that sub-bucket and from the window's total, so counts are exactly as if the call had never been recorded;
-a sub-bucket that has since left the window is not touched (its weight is gone already). An emptied oldest
-sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a chain stays
-linked with weight 0: it changes no count and no violated wait, but should it become the oldest by leaving
-time, the window's reported reset (wait when not violated) is early until it leaves. Reply: empty. ]]
+window in ARGV order: the numbers that call's reply ended with, in base 36. Each window's weight is
+subtracted from that sub-bucket and from the window's total, so counts are exactly as if the call had never
+been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
+emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
+chain stays linked with weight 0: it changes no count and no violated wait, but should it become the oldest
+by leaving time, the window's reported reset (wait when not violated) is early until it leaves.
+Reply: empty. ]]
 
 local SHIFT = 4294967296
 local RING = 64
@@ -324,7 +325,8 @@ else
     a = a + 1
     for _ = 1, m do
       local tag = ARGV[a]
-      local limit, p, k, w = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36), tonumber(ARGV[a + 4], 36)
+      local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+      local w = tonumber(ARGV[a + 4], 36)
       a = a + 5
       local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
       x = x + 6

@@ -35,9 +35,10 @@ class StoresAgreeTest {
         for (int i = 0; i < 12; i++) {
             plans.add(randomPlan(rnd));
         }
-        // two tight plans, so that denials are frequent whatever the seed
-        plans.add(new Limit[] {Limit.of(3, 1000, 100), Limit.of(20, 60_000, 1000)});
-        plans.add(new Limit[] {Limit.of(2, 50, 7)});
+        // two tight plans, drawn for a quarter of the calls, so that denials are frequent whatever the seed
+        List<Limit[]> tight = List.of(
+                new Limit[] {Limit.of(3, 1000, 100), Limit.of(20, 60_000, 1000)},
+                new Limit[] {Limit.of(2, 50, 7)});
         int identities = 8;
         long now = 1_763_800_000_000L + rnd.nextInt(1_000_000);
         MutableClock clock = new MutableClock(now);
@@ -49,7 +50,7 @@ class StoresAgreeTest {
             for (int n = 0; n < 20_000; n++) {
                 now += step(rnd);
                 clock.set(now);
-                Limit[] plan = plans.get(rnd.nextInt(plans.size()));
+                Limit[] plan = rnd.nextInt(4) == 0 ? tight.get(rnd.nextInt(2)) : plans.get(rnd.nextInt(plans.size()));
                 boolean record = rnd.nextInt(20) != 0;
                 StoreCall.Builder b = StoreCall.builder(now, record);
                 int keys = 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);

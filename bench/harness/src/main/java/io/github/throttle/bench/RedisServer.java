@@ -23,8 +23,6 @@ final class RedisServer implements AutoCloseable {
     private final StatefulRedisConnection<String, String> connection;
     final RedisCommands<String, String> admin;
 
-    final Path dir;
-
     RedisServer() throws IOException, InterruptedException {
         this(List.of());
     }
@@ -32,7 +30,7 @@ final class RedisServer implements AutoCloseable {
     /** @param wrapper a command that runs redis-server (valgrind ...), or none */
     RedisServer(List<String> wrapper) throws IOException, InterruptedException {
         this.port = freePort();
-        this.dir = Files.createTempDirectory("throttle-bench-redis-");
+        Path dir = Files.createTempDirectory("throttle-bench-redis-");
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.addAll(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--loglevel", "warning"));
