@@ -24,8 +24,8 @@ Fields of a window:
              (else 4), cut in pieces of 64 bytes (i = 0, 1, ...) so that Redis keeps a small hash in its
              compact encoding; written when a new sub-bucket starts
   otherwise (long windows of fine sub-buckets, up to a million):
-  <tag><b%k> for each b holding weight: its weight + 2^32 * (distance to the next sub-bucket holding weight)
-             These form a chain from h to n, so the work of a call is bounded by the sub-buckets that leave
+  <tag><b%k> for each b holding weight (b % k in 3 bytes little-endian): its weight and the distance to the
+             next sub-bucket holding weight, 8 bytes (struct '<I4I4'). These form a chain from h to n, so the work of a call is bounded by the sub-buckets that leave
              the window, never by the time elapsed since the last call.
 While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
 HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
@@ -48,12 +48,16 @@ chain stays linked with weight 0: it changes no count and no violated wait, but 
 by leaving time, the window's reported reset (wait when not violated) is early until it leaves.
 Reply: empty. ]]
 
-local SHIFT = 4294967296
 local RING = 64
 local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
 local HEAD = '<dI4I4I4'
 local pack, unpack4 = struct.pack, struct.unpack
 local mode = ARGV[2]
+
+-- the field of sub-bucket x in the chain of a window of k sub-buckets (packed: a decimal number costs more)
+local function link(tag, x, k)
+  return tag .. pack('<I3', x % k)
+end
 
 -- A ring holds k weights of 2 bytes (while every weight fits in 16 bits) or 4; its width is its length / k.
 -- the weight of sub-bucket x in ring r of k slots
@@ -144,25 +148,27 @@ if mode == '-1' then
             redis.call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
           end
         else
-          local field = tag .. (b % k)
+          local field = link(tag, b, k)
           -- absent only if the key was reset and written again since: nothing of this call is left
-          local v = tonumber(redis.call('HGET', key, field)) or 0
-          local cb = v % SHIFT
+          local v = redis.call('HGET', key, field)
+          local cb, step = 0, 0
+          if v then cb, step = unpack4('<I4I4', v) end
           if w > cb then w = cb end
           if w == 0 then
             -- nothing to take back
           elseif b == h and cb == w then
             -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
             redis.call('HDEL', key, field)
-            h = h + (v - cb) / SHIFT
+            h = h + step
             while h < n do
-              local next = tonumber(redis.call('HGET', key, tag .. (h % k)))
-              if next % SHIFT > 0 then break end
-              h = h + (next - next % SHIFT) / SHIFT
+              local cy
+              cy, step = unpack4('<I4I4', redis.call('HGET', key, link(tag, h, k)))
+              if cy > 0 then break end
+              h = h + step
             end
             redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h))
           else
-            redis.call('HSET', key, field, v - w, tag, pack(HEAD, n, t - w, c, d))
+            redis.call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d))
           end
         end
       end
@@ -240,10 +246,9 @@ for i = 1, #KEYS do
             while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
           else
             while hh < trim do
-              local v = tonumber(redis.call('HGET', key, tag .. (hh % k)))
-              local cv = v % SHIFT
+              local cv, step = unpack4('<I4I4', redis.call('HGET', key, link(tag, hh, k)))
               ht = ht - cv
-              hh = hh + (v - cv) / SHIFT
+              hh = hh + step
             end
           end
           t, h, n, c = ht, hh, hn, hc
@@ -279,8 +284,8 @@ for i = 1, #KEYS do
       end
       o = putRing(out, o, tag, setSlot(rg, n, k, c))
     else
-      out[o + 1] = tag .. (n % k)
-      out[o + 2] = c + (b - n) * SHIFT
+      out[o + 1] = link(tag, n, k)
+      out[o + 2] = pack('<I4I4', c, b - n)
       o = o + 2
     end
     st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
@@ -346,9 +351,7 @@ else
           elseif k <= RING then
             cy, step = slot(ring, y, k), 1
           else
-            local v = tonumber(redis.call('HGET', key, tag .. (y % k)))
-            cy = v % SHIFT
-            step = (v - cy) / SHIFT
+            cy, step = unpack4('<I4I4', redis.call('HGET', key, link(tag, y, k)))
           end
           freed = freed + cy
           if freed >= need or step == 0 then
