@@ -54,11 +54,6 @@ local HEAD = '<dI4I4I4'
 local pack, unpack4 = struct.pack, struct.unpack
 local mode = ARGV[2]
 
--- the field of sub-bucket x in the chain of a window of k sub-buckets (packed: a decimal number costs more)
-local function link(tag, x, k)
-  return tag .. pack('<I3', x % k)
-end
-
 -- A ring holds k weights of 2 bytes (while every weight fits in 16 bits) or 4; its width is its length / k.
 -- the weight of sub-bucket x in ring r of k slots
 local function slot(r, x, k)
@@ -148,7 +143,7 @@ if mode == '-1' then
             redis.call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
           end
         else
-          local field = link(tag, b, k)
+          local field = tag .. pack('<I3', b % k)
           -- absent only if the key was reset and written again since: nothing of this call is left
           local v = redis.call('HGET', key, field)
           local cb, step = 0, 0
@@ -162,7 +157,7 @@ if mode == '-1' then
             h = h + step
             while h < n do
               local cy
-              cy, step = unpack4('<I4I4', redis.call('HGET', key, link(tag, h, k)))
+              cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', h % k)))
               if cy > 0 then break end
               h = h + step
             end
@@ -246,7 +241,7 @@ for i = 1, #KEYS do
             while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
           else
             while hh < trim do
-              local cv, step = unpack4('<I4I4', redis.call('HGET', key, link(tag, hh, k)))
+              local cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
               ht = ht - cv
               hh = hh + step
             end
@@ -284,7 +279,7 @@ for i = 1, #KEYS do
       end
       o = putRing(out, o, tag, setSlot(rg, n, k, c))
     else
-      out[o + 1] = link(tag, n, k)
+      out[o + 1] = tag .. pack('<I3', n % k)
       out[o + 2] = pack('<I4I4', c, b - n)
       o = o + 2
     end
@@ -351,7 +346,7 @@ else
           elseif k <= RING then
             cy, step = slot(ring, y, k), 1
           else
-            cy, step = unpack4('<I4I4', redis.call('HGET', key, link(tag, y, k)))
+            cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
           end
           freed = freed + cy
           if freed >= need or step == 0 then
