@@ -67,6 +67,9 @@ public final class MethodPlan {
         String fallback = null;
         Identity[] lastSet = null;
         String[] lastIds = null;
+        String lastPart = null;
+        String lastId = null;
+        String lastKey = null;
         for (int q = 0; q < quotas.length; q++) {
             Identity[] set = identities[q];
             String[] ids;
@@ -90,7 +93,14 @@ public final class MethodPlan {
                 lastIds = ids;
             }
             for (String id : ids) {
-                b.add(codec.key(bucketParts[q], id), quotas[q], weights[q], q);
+                // the limits of one method usually share one bucket and identity: one key string for all
+                String key = ids.length == 1 && id == lastId && bucketParts[q] == lastPart ? lastKey : codec.key(bucketParts[q], id);
+                if (ids.length == 1) {
+                    lastPart = bucketParts[q];
+                    lastId = id;
+                    lastKey = key;
+                }
+                b.add(key, quotas[q], weights[q], q);
             }
         }
         return b.build();

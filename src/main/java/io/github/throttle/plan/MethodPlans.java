@@ -126,6 +126,12 @@ public final class MethodPlans {
             quotas[i] = limitObj;
             weights[i] = weight;
             buckets[i] = codec.bucketPart(bucket);
+            for (int j = 0; j < i; j++) {
+                if (buckets[j].equals(buckets[i])) {
+                    // one instance per bucket: a call builds one key for the limits that share it
+                    buckets[i] = buckets[j];
+                }
+            }
             ids[i] = set;
         }
         return new MethodPlan(method, target, enabled, http, quotas, weights, buckets, ids);

@@ -739,7 +739,7 @@ public final class Bench {
         Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(2), false, Duration.ofSeconds(1));
         String part = codec.bucketPart("path");
         ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
-        String[] stages = {"key", "call", "store", "decision", "bucket4j"};
+        String[] stages = {"key", "call", "store", "decision", "bucket4j", "probe"};
         Stats s = new Stats();
         int n = 2_000_000;
         for (int round = -1; round < rounds; round++) {
@@ -766,6 +766,10 @@ public final class Bench {
                 sink += local(buckets, codec.key(part, "key:hot")).tryConsume(1) ? 1 : 0;
             }
             t[5] = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sink += local(buckets, codec.key(part, "key:hot")).tryConsumeAndReturnRemaining(1).getRemainingTokens();
+            }
+            t[6] = System.nanoTime();
             if (round >= 0) {
                 for (int j = 0; j < stages.length; j++) {
                     s.add(stages[j], 1, (t[j + 1] - t[j]) / (double) n);
@@ -786,6 +790,7 @@ public final class Bench {
             out.add(f("| %s | %.0f | %.0f |", names[j], v, j == 0 ? v : v - s.median(stages[j - 1], 1)));
         }
         out.add(f("| Bucket4j local: the key + `tryConsume(1)` | %.0f | |", s.median("bucket4j", 1)));
+        out.add(f("| Bucket4j local: the key + `tryConsumeAndReturnRemaining(1)` | %.0f | |", s.median("probe", 1)));
         store.close();
     }
 
