@@ -8,10 +8,12 @@ import java.util.Objects;
  */
 public final class Limit {
 
-    /** Upper bound of {@link #limit()}: counts and their links share one 53-bit Lua number in the script. */
+    /** Upper bound of {@link #limit()}: the script keeps counts in 32-bit fields. */
     public static final long MAX_LIMIT = Integer.MAX_VALUE;
-    /** Upper bound of sub-buckets per window, for the same reason and to bound memory. */
+    /** Upper bound of sub-buckets per window: bounds memory (and fits the script's 3-byte sub-bucket names). */
     public static final long MAX_BLOCKS = 1_000_000;
+    /** Windows of at most this many sub-buckets keep them in a ring (see {@code sliding-window.lua}); longer ones in a chain. */
+    static final long RING_BLOCKS = 64;
 
     private final long limit;
     private final long durationMillis;
@@ -45,9 +47,12 @@ public final class Limit {
         this.durationMillis = durationMillis;
         this.precisionMillis = precisionMillis;
         this.blocks = k;
-        // field prefix inside the identity's hash: names the window, so limits of one bucket never collide
+        // field prefix inside the identity's hash: names the window, so limits of one bucket never collide;
+        // windows the script keeps as a chain of packed fields end in ';' (their fields once held decimal
+        // numbers: a key written that way is never read as packed)
         this.tag = Long.toString(durationMillis, 36)
-                + (precisionMillis == durationMillis ? "" : "/" + Long.toString(precisionMillis, 36)) + ":";
+                + (precisionMillis == durationMillis ? "" : "/" + Long.toString(precisionMillis, 36))
+                + (k > RING_BLOCKS ? ";" : ":");
         this.policy = policy != null ? policy : windowName(durationMillis);
         // base 36, as the script reads numbers (tonumber(s, 36) costs Redis half of a decimal tonumber)
         this.scriptArgs = new String[] {tag, Long.toString(limit, 36), Long.toString(precisionMillis, 36), Long.toString(k, 36)};

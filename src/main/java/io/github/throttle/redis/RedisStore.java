@@ -14,6 +14,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -70,8 +71,11 @@ public final class RedisStore implements Store {
     public CompletionStage<StoreReply> decide(StoreCall call) {
         String[] keys = SlidingWindowScript.keys(call);
         String[] args = SlidingWindowScript.args(call, expirySlackMillis);
-        return connection().thenCompose(c -> ScriptRuns.run(c.async(), keys, args))
-                .thenApply(reply -> SlidingWindowScript.reply(reply, call));
+        CompletableFuture<StatefulRedisConnection<String, String>> c = connection();
+        CompletionStage<List<Object>> reply = c.isDone() && !c.isCompletedExceptionally()
+                ? ScriptRuns.run(c.join().async(), keys, args)
+                : c.thenCompose(open -> ScriptRuns.run(open.async(), keys, args));
+        return reply.thenApply(r -> SlidingWindowScript.reply(r, call));
     }
 
     @Override

@@ -20,17 +20,25 @@ final class ScriptRuns {
     }
 
     static CompletionStage<List<Object>> run(RedisScriptingAsyncCommands<String, String> commands, String[] keys, String[] args) {
-        CompletionStage<List<Object>> first = commands.evalsha(SlidingWindowScript.SHA1, ScriptOutputType.MULTI, keys, args);
-        return first.handle((reply, failure) -> {
+        // one future of our own, completed from the command's callback: no stage per step
+        CompletableFuture<List<Object>> result = new CompletableFuture<>();
+        commands.<List<Object>>evalsha(SlidingWindowScript.SHA1, ScriptOutputType.MULTI, keys, args).whenComplete((reply, failure) -> {
             if (failure == null) {
-                return CompletableFuture.completedFuture(reply);
-            }
-            if (unwrap(failure) instanceof RedisNoScriptException) {
+                result.complete(reply);
+            } else if (unwrap(failure) instanceof RedisNoScriptException) {
                 // EVAL both runs and caches the script on this server
-                return commands.<List<Object>>eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+                commands.<List<Object>>eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args).whenComplete((again, error) -> {
+                    if (error == null) {
+                        result.complete(again);
+                    } else {
+                        result.completeExceptionally(error);
+                    }
+                });
+            } else {
+                result.completeExceptionally(failure);
             }
-            return CompletableFuture.<List<Object>>failedFuture(failure);
-        }).thenCompose(f -> f);
+        });
+        return result;
     }
 
     static Throwable unwrap(Throwable t) {

@@ -10,8 +10,9 @@ ARGV[2]  "1" = record the call when allowed; "0" = only report usage;
 ARGV[3]  milliseconds added to a key's expiry (0 in production)
 then, for each key in KEYS order:
   m                          number of windows checked for that key
-  m times: tag limit p k w   field prefix naming the window, allowed weight, sub-bucket length (ms),
-                             sub-buckets per window k = ceil(duration / p), weight of this call
+  m times: tag limit p k w   field prefix naming the window (it ends in ':' or ';' and holds neither
+                             before), allowed weight, sub-bucket length (ms), sub-buckets per window
+                             k = ceil(duration / p), weight of this call
 
 Fields of a window:
   <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
@@ -24,9 +25,10 @@ Fields of a window:
              (else 4), cut in pieces of 64 bytes (i = 0, 1, ...) so that Redis keeps a small hash in its
              compact encoding; written when a new sub-bucket starts
   otherwise (long windows of fine sub-buckets, up to a million):
-  <tag><b%k> for each b holding weight (b % k in 3 bytes little-endian): its weight and the distance to the
-             next sub-bucket holding weight, 8 bytes (struct '<I4I4'). These form a chain from h to n, so the work of a call is bounded by the sub-buckets that leave
-             the window, never by the time elapsed since the last call.
+  <tag><b%k> for each b holding weight (b % k in 3 bytes little-endian): its weight and the distance to
+             the next sub-bucket holding weight, 8 bytes (struct '<I4I4'). These form a chain from h to n,
+             so the work of a call is bounded by the sub-buckets that leave the window, never by the time
+             elapsed since the last call.
 While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
 HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
 its longest window.
