@@ -96,6 +96,24 @@ public final class Limit {
         return precisionMillis;
     }
 
+    /** The sub-bucket holding {@code nowMillis}: {@code floor(now / precision)}, without a division while it lasts. */
+    public long block(long nowMillis) {
+        Span s = span;
+        long into = nowMillis - s.start;
+        if (into >= 0 && into < precisionMillis) {
+            return s.block;
+        }
+        long b = Math.floorDiv(nowMillis, precisionMillis);
+        span = new Span(b * precisionMillis, b);
+        return b;
+    }
+
+    /** The last sub-bucket asked for, shared by the callers of this limit (immutable: read whole or not). */
+    private record Span(long start, long block) {
+    }
+
+    private volatile Span span = new Span(Long.MIN_VALUE, 0);
+
     /** Sub-buckets per window: {@code ceil(duration / precision)}. */
     public long blocks() {
         return blocks;

@@ -144,10 +144,13 @@ public final class StoreCall {
                 throw new IllegalStateException("this builder has built its call already");
             }
             for (int i = 0; i < size; i++) {
-                if (quotas[i] == quota && keys[i].equals(key)) {
+                if (keys[i] != key && !keys[i].equals(key)) {
+                    continue;
+                }
+                if (quotas[i] == quota) {
                     return this;
                 }
-                if (keys[i].equals(key) && limits[i].tag().equals(limit.tag())) {
+                if (limits[i].tag().equals(limit.tag())) {
                     throw new IllegalArgumentException("two limits with the same window " + limit
                             + " in one call for " + key);
                 }

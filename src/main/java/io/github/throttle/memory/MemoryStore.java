@@ -126,9 +126,9 @@ public final class MemoryStore implements Store {
             byKey[i] = e;
             for (int p = call.firstPair(i); p < call.firstPair(i + 1); p++) {
                 Limit l = call.limit(p);
-                int w = e == null ? -1 : e.window(l.tag());
+                int w = e == null ? -1 : e.window(l.tag(), p - call.firstPair(i));
                 windows[p] = -1;
-                long block = Math.floorDiv(now, l.precisionMillis());
+                long block = l.block(now);
                 long when = now;
                 if (w >= 0 && e.t(w) > 0) {
                     long n = e.n(w);
@@ -167,7 +167,7 @@ public final class MemoryStore implements Store {
                     Limit l = call.limit(p);
                     int w = windows[p];
                     if (w < 0) {
-                        w = e.window(l.tag());
+                        w = e.window(l.tag(), p - call.firstPair(i));
                         if (w < 0) {
                             w = e.add(l.tag(), tagSets);
                         }
@@ -314,9 +314,15 @@ public final class MemoryStore implements Store {
         private static final String[] NO_TAGS = new String[0];
         private static final long[] NO_FIGURES = new long[0];
 
-        /** The index of the window with this tag, or -1 (a bucket has few windows). */
-        int window(String tag) {
+        /**
+         * The index of the window with this tag, or -1 (a bucket has few windows). Calls usually list the
+         * windows in the order they were added: index {@code hint} is tried first.
+         */
+        int window(String tag, int hint) {
             String[] t = tags;
+            if (hint < t.length && t[hint] == tag) {
+                return hint;
+            }
             for (int i = 0; i < t.length; i++) {
                 // tags come from shared Limit objects: the reference usually matches
                 if (t[i] == tag || t[i].equals(tag)) {
@@ -367,7 +373,10 @@ public final class MemoryStore implements Store {
 
         private int at(int w, int i) {
             long[] o = older[w];
-            return (q[w * 2] + i) % (o.length / 2);
+            // q[2w] and i are both below the ring's length: no division needed
+            int j = q[w * 2] + i;
+            int length = o.length / 2;
+            return j >= length ? j - length : j;
         }
 
         /** How many of the oldest sub-buckets are before {@code trim} (the newest one never is). */
@@ -424,7 +433,10 @@ public final class MemoryStore implements Store {
                 q[w * 2] = 0;
                 o = grown;
             }
-            int slot = (q[w * 2] + count) % (o.length / 2);
+            int slot = q[w * 2] + count;
+            if (slot >= o.length / 2) {
+                slot -= o.length / 2;
+            }
             o[slot * 2] = s[w * 3 + 1];
             o[slot * 2 + 1] = s[w * 3 + 2];
             q[w * 2 + 1] = count + 1;
