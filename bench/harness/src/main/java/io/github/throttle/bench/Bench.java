@@ -166,6 +166,8 @@ public final class Bench {
         return cmd;
     }
 
+    static final String MINIMAL_SCRIPT = "redis.call('HGET', KEYS[1], 'h') redis.call('HSET', KEYS[1], 'h', ARGV[2]) return 1";
+
     /**
      * The same call with the time given, as {@code throttle.time-source=client} sends it (and as the
      * article's script always takes it): one fixed instant for the whole run, like the article's call, and
@@ -313,6 +315,9 @@ public final class Bench {
         List<String> floor = new ArrayList<>(throttle);
         floor.set(1, redis.admin.scriptLoad(resource("/bench/floor-three-headers.lua")));
         commands.put("floor", floor);
+        // the least a script that keeps state can cost: one field read and written, the article's arguments
+        commands.put("minimal", List.of("EVALSHA", redis.admin.scriptLoad(MINIMAL_SCRIPT), "1", "minimal:key:__rand_int__",
+                SEED_HIGH, Long.toString(System.currentTimeMillis() / 1000), "1"));
         for (String[] cut : cuts) {
             String body = cut[2] == null ? "return 1" : text.replace(cut[2], "do return 1 end\n" + cut[2]);
             if (cut[2] != null && body.equals(text)) {
@@ -375,8 +380,11 @@ public final class Bench {
         out.add(f("| the whole script (also builds the reply) | %s | %.1f µs |", rate(s.median("throttle", c)), s.median("throttle-cpu", c)));
         out.add(f("| floor: a script of the same shape that decides nothing (`TIME`, `HMGET` of 3 packed headers, `HSET` of 3, constant reply: `bench/floor-three-headers.lua`) | %s | %.1f µs |",
                 rate(s.median("floor", c)), s.median("floor-cpu", c)));
+        out.add(f("| minimal: one field read and written (`HGET`, `HSET`), the article's three arguments | %s | %.1f µs |",
+                rate(s.median("minimal", c)), s.median("minimal-cpu", c)));
         out.add("");
-        out.add(f("The floor runs at %s the article's script.", x(s.ratio("floor", "seed", c))));
+        out.add(f("The floor runs at %s the article's script, the minimal script at %s.", x(s.ratio("floor", "seed", c)),
+                x(s.ratio("minimal", "seed", c))));
         out.add("");
         verdict(rc >= 2, f("Throttle script ≥ 2 × the article's script at 64 clients, both given the time: %s decisions/s (%s less Redis CPU"
                 + " per decision); with the server clock (TIME inside, which the article's script does not run): %s (%s less CPU)",
