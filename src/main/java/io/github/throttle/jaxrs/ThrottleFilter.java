@@ -1,6 +1,7 @@
 package io.github.throttle.jaxrs;
 
 import io.github.throttle.Decision;
+import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import io.github.throttle.plan.MethodPlan;
 import io.github.throttle.plan.Throttling;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -65,11 +66,13 @@ final class ThrottleFilter implements ContainerRequestFilter {
     /** Puts the rate-limit fields of the decision on an allowed response (not registered for {@code none}). */
     static final class Fields implements ContainerResponseFilter {
         private final ThrottleFilter filter;
+        private final HeaderStyle style;
         /** This method's {@code RateLimit-Policy} value, made on first use. */
         private volatile String policy;
 
         Fields(ThrottleFilter filter) {
             this.filter = filter;
+            this.style = filter.throttling.settings().headers();
         }
 
         @Override
@@ -82,7 +85,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
                     p = RateLimitFields.policy(decision.quotas());
                     policy = p;
                 }
-                RateLimitFields.write(decision, filter.throttling.settings().headers(), response.getHeaders(), p);
+                RateLimitFields.write(decision, style, response.getHeaders(), p);
             }
         }
     }
