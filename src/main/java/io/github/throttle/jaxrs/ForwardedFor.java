@@ -23,13 +23,18 @@ public final class ForwardedFor {
         this.trusted = trusted;
     }
 
+    /** Whether the forwarding headers are read for a connection from {@code peer}: only from a trusted proxy. */
+    public boolean believes(String peer) {
+        return peer != null && !trusted.isEmpty() && trusted(peer);
+    }
+
     /**
      * @param peer       the address of the connection's peer
      * @param forwarded  the {@code Forwarded} header lines, or {@code null}
      * @param xForwarded the {@code X-Forwarded-For} header lines, or {@code null}
      */
     public String client(String peer, List<String> forwarded, List<String> xForwarded) {
-        if (peer == null || trusted.isEmpty() || !trusted(peer)) {
+        if (!believes(peer)) {
             return peer;
         }
         List<String> hops;

@@ -27,11 +27,13 @@ final class HttpCaller implements Caller {
     @Override
     public Optional<String> clientAddress() {
         if (client == null) {
-            var h = ctx.getHeaders();
-            client = forwarded.client(peer.of(ctx), h.get("Forwarded"), h.get("X-Forwarded-For"));
-            if (client == null) {
-                client = "";
+            String p = peer.of(ctx);
+            if (forwarded.believes(p)) {
+                var h = ctx.getHeaders();
+                p = forwarded.client(p, h.get("Forwarded"), h.get("X-Forwarded-For"));
             }
+            // the headers are not even looked at for other peers (Quarkus REST copies them all on first look)
+            client = p == null ? "" : p;
         }
         return client.isEmpty() ? Optional.empty() : Optional.of(client);
     }

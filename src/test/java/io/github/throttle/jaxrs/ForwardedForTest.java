@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ForwardedForTest {
 
@@ -15,6 +17,15 @@ class ForwardedForTest {
     void anUntrustedPeerIsTheClientWhateverItForwards() {
         assertEquals("203.0.113.9", proxies.client("203.0.113.9", List.of("for=198.51.100.1"), List.of("198.51.100.2")));
         assertEquals("203.0.113.9", new ForwardedFor(List.of()).client("203.0.113.9", null, List.of("198.51.100.2")));
+    }
+
+    @Test
+    void onlyATrustedPeersHeadersAreRead() {
+        assertTrue(proxies.believes("10.1.2.3"));
+        assertTrue(proxies.believes("2001:db8:ffff:0:0:0:0:1"));
+        assertFalse(proxies.believes("203.0.113.9"));
+        assertFalse(proxies.believes(null));
+        assertFalse(new ForwardedFor(List.of()).believes("10.1.2.3"));
     }
 
     @Test
