@@ -34,9 +34,11 @@ public final class ForwardedFor {
      * @param xForwarded the {@code X-Forwarded-For} header lines, or {@code null}
      */
     public String client(String peer, List<String> forwarded, List<String> xForwarded) {
-        if (!believes(peer)) {
-            return peer;
-        }
+        return believes(peer) ? behindTrusted(peer, forwarded, xForwarded) : peer;
+    }
+
+    /** As {@link #client}, for a peer already known to be a trusted proxy ({@link #believes}). */
+    String behindTrusted(String peer, List<String> forwarded, List<String> xForwarded) {
         List<String> hops;
         if (forwarded != null && !forwarded.isEmpty()) {
             hops = forHops(forwarded);

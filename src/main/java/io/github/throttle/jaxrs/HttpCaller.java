@@ -30,7 +30,7 @@ final class HttpCaller implements Caller {
             String p = peer.of(ctx);
             if (forwarded.believes(p)) {
                 var h = ctx.getHeaders();
-                p = forwarded.client(p, h.get("Forwarded"), h.get("X-Forwarded-For"));
+                p = forwarded.behindTrusted(p, h.get("Forwarded"), h.get("X-Forwarded-For"));
             }
             // the headers are not even looked at for other peers (Quarkus REST copies them all on first look)
             client = p == null ? "" : p;
