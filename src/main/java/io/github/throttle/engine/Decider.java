@@ -105,7 +105,7 @@ public final class Decider {
     /** Builds the decision: per declared limit, the figures of its most constrained identity. */
     public static Decision decision(StoreReply r, StoreCall call, Limit[] quotas) {
         int q = quotas.length;
-        if (call.pairCount() == q && inQuotaOrder(call)) {
+        if (call.pairCount() == q && call.inQuotaOrder()) {
             // the usual call: one identity, each declared limit once; its figures are the decision's
             Decision.Quota[] list = new Decision.Quota[q];
             for (int p = 0; p < q; p++) {
@@ -149,15 +149,6 @@ public final class Decider {
             }
         }
         return Decision.of(r.allowed(), list);
-    }
-
-    private static boolean inQuotaOrder(StoreCall call) {
-        for (int p = 0; p < call.pairCount(); p++) {
-            if (call.quota(p) != p) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private Decision failure() {

@@ -30,15 +30,17 @@ public final class KeyCodec {
         this.prefix = prefix + ":";
     }
 
-    /** The encoded bucket part; compute once per bucket. */
+    /**
+     * The head of every key of a bucket, {@code <prefix>:<bucket>:} with the bucket part encoded; compute once
+     * per bucket, so that a call joins only two strings.
+     */
     public String bucketPart(String bucket) {
-        return plain(bucket, false) && bucket.length() <= MAX_PLAIN ? bucket : hashed(bucket);
+        return prefix + (plain(bucket, false) && bucket.length() <= MAX_PLAIN ? bucket : hashed(bucket)) + ":";
     }
 
-    /** The key of an identity in a bucket whose part is {@code bucketPart}. */
+    /** The key of an identity in a bucket whose head is {@code bucketPart}. */
     public String key(String bucketPart, String identity) {
-        String id = identity.length() <= MAX_PLAIN && plain(identity, true) ? identity : hashed(identity);
-        return prefix.concat(bucketPart).concat(":").concat(id);
+        return bucketPart.concat(identity.length() <= MAX_PLAIN && plain(identity, true) ? identity : hashed(identity));
     }
 
     private static boolean plain(String s, boolean colonAllowed) {

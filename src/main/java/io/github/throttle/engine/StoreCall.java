@@ -31,6 +31,7 @@ public final class StoreCall {
             this.weights = b.weights;
             this.quotas = b.quotas;
             this.keyCount = 1;
+            this.inQuotaOrder = inOrder(b.quotas, n);
             return;
         }
         // group pairs by key, keeping the order in which keys were first seen
@@ -61,9 +62,20 @@ public final class StoreCall {
         }
         firstPair[k] = p;
         this.keyCount = k;
+        this.inQuotaOrder = inOrder(quotas, p);
+    }
+
+    private static boolean inOrder(int[] quotas, int n) {
+        for (int p = 0; p < n; p++) {
+            if (quotas[p] != p) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private final int keyCount;
+    private final boolean inQuotaOrder;
 
     private static boolean oneKey(Builder b) {
         String first = b.keys[0];
@@ -77,6 +89,50 @@ public final class StoreCall {
 
     public static Builder builder(long nowMillis, boolean record) {
         return new Builder(nowMillis, record);
+    }
+
+    /**
+     * The usual call, built without a {@link Builder}: one key, limit {@code i} reporting to quota {@code i}.
+     * The arrays are shared, not copied: the caller never changes them (a method's plan holds them). Limits must
+     * count distinct windows ({@link Limit#tag()}), as a plan's limits of one bucket and identity do.
+     */
+    public static StoreCall of(String key, Limit[] limits, long[] weights, long nowMillis, boolean record) {
+        return new StoreCall(key, limits, weights, nowMillis, record);
+    }
+
+    private StoreCall(String key, Limit[] limits, long[] weights, long nowMillis, boolean record) {
+        int n = limits.length;
+        if (n == 0 || weights.length != n) {
+            throw new IllegalArgumentException("a store call needs one weight per limit and at least one limit");
+        }
+        this.nowMillis = nowMillis;
+        this.record = record;
+        this.keys = new String[] {key};
+        this.firstPair = n < SHARED ? FIRST_PAIRS[n] : new int[] {0, n};
+        this.limits = limits;
+        this.weights = weights;
+        this.quotas = n < SHARED ? IN_ORDER : counting(n);
+        this.keyCount = 1;
+        this.inQuotaOrder = true;
+    }
+
+    /** Shared by the calls of up to this many limits: {0, n} and 0, 1, 2, ... (never written). */
+    private static final int SHARED = 16;
+    private static final int[][] FIRST_PAIRS = new int[SHARED][];
+    private static final int[] IN_ORDER = counting(SHARED);
+
+    static {
+        for (int n = 0; n < SHARED; n++) {
+            FIRST_PAIRS[n] = new int[] {0, n};
+        }
+    }
+
+    private static int[] counting(int n) {
+        int[] q = new int[n];
+        for (int i = 0; i < n; i++) {
+            q[i] = i;
+        }
+        return q;
     }
 
     /** Milliseconds since the epoch given by the caller's clock, or -1 to use the store's clock. */
@@ -117,6 +173,11 @@ public final class StoreCall {
 
     public int quota(int pair) {
         return quotas[pair];
+    }
+
+    /** Whether pair {@code p} reports to quota {@code p} for every pair (each declared limit once, in order). */
+    public boolean inQuotaOrder() {
+        return inQuotaOrder;
     }
 
     public String[] keys() {

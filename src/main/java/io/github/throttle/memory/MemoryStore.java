@@ -67,7 +67,8 @@ public final class MemoryStore implements Store {
             ReentrantLock lock = stripes[stripe(call.key(0))];
             lock.lock();
             try {
-                return decideLocked(call, now, 1);
+                StoreReply r = call.record() ? recordOne(call, now) : null;
+                return r != null ? r : decideLocked(call, now, 1);
             } finally {
                 lock.unlock();
                 maybeSweep(now);
@@ -108,6 +109,78 @@ public final class MemoryStore implements Store {
     private static int stripe(String key) {
         int h = key.hashCode();
         return (h ^ (h >>> 16)) & (STRIPES - 1);
+    }
+
+    /**
+     * The usual call (one known identity, recorded, allowed, the clock not gone back) without work arrays: a
+     * first pass checks, a second applies and reports, finding each window again. Returns null, having changed
+     * nothing, for any other call: {@link #decideLocked} takes it.
+     */
+    private StoreReply recordOne(StoreCall call, long now) {
+        Entry e = entries.get(call.key(0));
+        if (e == null) {
+            return null;
+        }
+        int pairs = call.pairCount();
+        for (int p = 0; p < pairs; p++) {
+            Limit l = call.limit(p);
+            int w = e.window(l.tag(), p);
+            long used = 0;
+            if (w >= 0 && e.t(w) > 0) {
+                long n = e.n(w);
+                long block = l.block(now);
+                if (block < n) {
+                    return null;
+                }
+                long trim = block - l.blocks() + 1;
+                if (n >= trim) {
+                    used = e.t(w) - e.weightOfOldest(w, e.leaving(w, trim));
+                }
+            }
+            if (used + call.weight(p) > l.limit()) {
+                return null;
+            }
+        }
+        long[] figures = new long[pairs * 3];
+        boolean fresh = false;
+        long ends = 0;
+        for (int p = 0; p < pairs; p++) {
+            Limit l = call.limit(p);
+            long block = l.block(now);
+            int w = e.window(l.tag(), p);
+            if (w < 0) {
+                w = e.add(l.tag(), tagSets);
+                e.clear(w);
+            } else if (e.t(w) > 0 && e.n(w) >= block - l.blocks() + 1) {
+                e.drop(w, e.leaving(w, block - l.blocks() + 1));
+            } else {
+                e.clear(w);
+            }
+            long weight = call.weight(p);
+            int o = w * 3;
+            if (e.s[o] == 0) {
+                e.clear(w);
+                e.s[o + 1] = block;
+                e.s[o + 2] = weight;
+                fresh = true;
+            } else if (block == e.s[o + 1]) {
+                e.s[o + 2] += weight;
+            } else {
+                e.close(w, block);
+                e.s[o + 2] = weight;
+                fresh = true;
+            }
+            long used = e.s[o] += weight;
+            ends = Math.max(ends, (block + l.blocks()) * l.precisionMillis() - now);
+            figures[p * 3] = Math.max(0, l.limit() - used);
+            if (used > 0) {
+                figures[p * 3 + 1] = (e.h(w) + l.blocks()) * l.precisionMillis() - now;
+            }
+        }
+        if (fresh) {
+            e.expiresAt = Math.max(e.expiresAt, now + ends + expirySlackMillis);
+        }
+        return new StoreReply(true, figures);
     }
 
     private StoreReply decideLocked(StoreCall call, long now, int keys) {

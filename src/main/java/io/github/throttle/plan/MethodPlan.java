@@ -21,6 +21,10 @@ public final class MethodPlan {
     private final long[] weights;
     private final String[] bucketParts;
     private final Identity[][] identities;
+    /** Whether every limit counts one bucket by the same one resolver or by the default identity (the usual method). */
+    private final boolean oneKey;
+    /** That resolver; null for the default identity. */
+    private final Identity sole;
 
     MethodPlan(Method method, String target, boolean enabled, boolean httpEndpoint, Limit[] quotas, long[] weights,
                String[] bucketParts, Identity[][] identities) {
@@ -32,6 +36,21 @@ public final class MethodPlan {
         this.weights = weights;
         this.bucketParts = bucketParts;
         this.identities = identities;
+        this.oneKey = oneKey(bucketParts, identities);
+        this.sole = oneKey && identities[0].length == 1 ? identities[0][0] : null;
+    }
+
+    private static boolean oneKey(String[] bucketParts, Identity[][] identities) {
+        if (identities.length == 0 || identities[0].length > 1) {
+            return false;
+        }
+        for (int q = 1; q < identities.length; q++) {
+            // a plan shares one array per identity set and one string per bucket
+            if (identities[q] != identities[0] || bucketParts[q] != bucketParts[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Method method() {
@@ -63,6 +82,12 @@ public final class MethodPlan {
 
     /** The store call for one invocation: each limit for each identity of the caller. */
     public StoreCall call(Caller caller, KeyCodec codec, long now) {
+        if (oneKey) {
+            // one key for every limit, and the plan's checks keep their windows distinct: no grouping to do
+            String id = sole == null ? null : sole.resolve(caller);
+            return StoreCall.of(codec.key(bucketParts[0], id != null ? id : Identity.fallback(caller)), quotas, weights,
+                    now, true);
+        }
         StoreCall.Builder b = StoreCall.builder(now, true);
         String fallback = null;
         Identity[] lastSet = null;

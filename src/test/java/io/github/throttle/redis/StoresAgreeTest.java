@@ -66,6 +66,14 @@ class StoresAgreeTest {
                     }
                 }
                 StoreCall call = b.build();
+                if (call.keyCount() == 1 && rnd.nextBoolean()) {
+                    // the same call as a method's plan makes it, without a builder
+                    long[] weights = new long[plan.length];
+                    for (int i = 0; i < plan.length; i++) {
+                        weights[i] = call.weight(i);
+                    }
+                    call = StoreCall.of(call.key(0), plan, weights, now, record);
+                }
                 StoreReply expected = inMemory.decideNow(call);
                 StoreReply actual = viaRedis.decide(call).toCompletableFuture().join();
                 final int callNo = n;

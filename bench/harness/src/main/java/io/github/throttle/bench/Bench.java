@@ -145,14 +145,12 @@ public final class Bench {
 
     // ---------------------------------------------------------------- Redis: raw EVALSHA, Throttle, Bucket4j
 
+    /** The call a method's plan makes for one identity: every limit of one bucket, weight 1 (as {@code MethodPlan.call}). */
     StoreCall call(String bucketPart, String identity, Limit[] limits, long now) {
-        String key = codec.key(bucketPart, identity);
-        StoreCall.Builder b = StoreCall.builder(now, true);
-        for (int q = 0; q < limits.length; q++) {
-            b.add(key, limits[q], 1, q);
-        }
-        return b.build();
+        return StoreCall.of(codec.key(bucketPart, identity), limits, ONES[limits.length], now, true);
     }
+
+    static final long[][] ONES = {{}, {1}, {1, 1}, {1, 1, 1}, {1, 1, 1, 1}};
 
     static boolean allowed(Object r) {
         return r instanceof Decision d && d.allowed() && !d.isUnmetered();
@@ -160,7 +158,7 @@ public final class Bench {
 
     /** The EVALSHA that Throttle sends for {@code key} (its exact ARGV), for redis-benchmark. */
     List<String> evalsha(String key, Limit[] limits) {
-        StoreCall c = call("bench", "x", limits, -1);
+        StoreCall c = call(codec.bucketPart("bench"), "x", limits, -1);
         List<String> cmd = new ArrayList<>(List.of("EVALSHA", SlidingWindowScript.SHA1, "1", key));
         cmd.addAll(Arrays.asList(SlidingWindowScript.args(c, 0)));
         return cmd;
