@@ -112,7 +112,8 @@ public final class Limit {
     private record Span(long start, long block) {
     }
 
-    private volatile Span span = new Span(Long.MIN_VALUE, 0);
+    /** Not volatile: a caller that sees an older span only computes its block again (final fields publish it whole). */
+    private Span span = new Span(Long.MIN_VALUE, 0);
 
     /** Sub-buckets per window: {@code ceil(duration / precision)}. */
     public long blocks() {

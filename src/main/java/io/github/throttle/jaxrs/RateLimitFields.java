@@ -22,28 +22,31 @@ public final class RateLimitFields {
 
     /** Adds the rate-limit fields of an allowed (or denied) call. */
     public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers) {
-        write(d, style, headers, null);
+        write(d, style, headers, (Shape) null);
     }
 
     /**
-     * As {@link #write(Decision, HeaderStyle, MultivaluedMap)}, with the {@code RateLimit-Policy} value
-     * already made by {@link #policy(List)} for these quotas (it depends only on the declared limits), or
-     * null.
+     * As {@link #write(Decision, HeaderStyle, MultivaluedMap)}, with the parts of the fields that depend only on
+     * the declared limits already made by {@link #shape(List)} for these quotas, or null.
      */
-    public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers, String policy) {
+    public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers, Shape shape) {
         if (d.isUnmetered() || style == HeaderStyle.NONE) {
             return;
         }
         List<Decision.Quota> quotas = d.quotas();
         if (style == HeaderStyle.IETF) {
+            if (shape == null) {
+                shape = shape(quotas);
+            }
             StringBuilder state = new StringBuilder(32 * quotas.size());
-            for (Decision.Quota q : quotas) {
-                if (state.length() > 0) {
+            for (int i = 0; i < quotas.size(); i++) {
+                Decision.Quota q = quotas.get(i);
+                if (i > 0) {
                     state.append(", ");
                 }
-                state.append(sfString(q.policy())).append(";r=").append(q.remaining()).append(";t=").append(secondsFloor0(q.resetMillis()));
+                state.append(shape.heads[i]).append(q.remaining()).append(";t=").append(secondsFloor0(q.resetMillis()));
             }
-            headers.putSingle("RateLimit-Policy", policy != null ? policy : policy(quotas));
+            headers.putSingle("RateLimit-Policy", shape.policy);
             headers.putSingle("RateLimit", state.toString());
         } else {
             Decision.Quota tightest = quotas.get(0);
@@ -58,16 +61,34 @@ public final class RateLimitFields {
         }
     }
 
-    /** The {@code RateLimit-Policy} value of these quotas: names, limits and windows only. */
-    public static String policy(List<Decision.Quota> quotas) {
+    /**
+     * What the fields of these quotas share in every response: the {@code RateLimit-Policy} value, and each
+     * quota's start of its {@code RateLimit} member ({@code "name";r=}). Depends only on the declared limits.
+     */
+    public static Shape shape(List<Decision.Quota> quotas) {
         StringBuilder policy = new StringBuilder(32 * quotas.size());
-        for (Decision.Quota q : quotas) {
-            if (policy.length() > 0) {
+        String[] heads = new String[quotas.size()];
+        for (int i = 0; i < heads.length; i++) {
+            Decision.Quota q = quotas.get(i);
+            String name = sfString(q.policy());
+            if (i > 0) {
                 policy.append(", ");
             }
-            policy.append(sfString(q.policy())).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
+            policy.append(name).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
+            heads[i] = name + ";r=";
         }
-        return policy.toString();
+        return new Shape(policy.toString(), heads);
+    }
+
+    /** See {@link #shape(List)}. */
+    public static final class Shape {
+        private final String policy;
+        private final String[] heads;
+
+        private Shape(String policy, String[] heads) {
+            this.policy = policy;
+            this.heads = heads;
+        }
     }
 
     /** The response to a denied call: 429 (or 503 when the store could not be asked). */

@@ -67,8 +67,8 @@ final class ThrottleFilter implements ContainerRequestFilter {
     static final class Fields implements ContainerResponseFilter {
         private final ThrottleFilter filter;
         private final HeaderStyle style;
-        /** This method's {@code RateLimit-Policy} value, made on first use. */
-        private volatile String policy;
+        /** What this method's fields share in every response, made on first use. */
+        private volatile RateLimitFields.Shape shape;
 
         Fields(ThrottleFilter filter) {
             this.filter = filter;
@@ -79,13 +79,13 @@ final class ThrottleFilter implements ContainerRequestFilter {
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
             Object d = request.getProperty(DECISION);
             if (d instanceof Decision decision && response.getStatus() != 429) {
-                String p = policy;
-                if (p == null && !decision.isUnmetered() && decision.quotas().size() == filter.plan.quotas().length) {
-                    // every declared limit is in every metered decision: the value is the method's own
-                    p = RateLimitFields.policy(decision.quotas());
-                    policy = p;
+                RateLimitFields.Shape s = shape;
+                if (s == null && !decision.isUnmetered() && decision.quotas().size() == filter.plan.quotas().length) {
+                    // every declared limit is in every metered decision: the shape is the method's own
+                    s = RateLimitFields.shape(decision.quotas());
+                    shape = s;
                 }
-                RateLimitFields.write(decision, style, response.getHeaders(), p);
+                RateLimitFields.write(decision, style, response.getHeaders(), s);
             }
         }
     }

@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The embedded store: the rules of the Redis script ({@code sliding-window.lua}), applied in this JVM.
@@ -31,7 +30,8 @@ public final class MemoryStore implements Store {
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     /** The tag arrays of {@link Entry}, one per distinct set of windows. */
     private final ConcurrentHashMap<String, String[]> tagSets = new ConcurrentHashMap<>();
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    /** Monitors: a holder preempted on a busy machine is waited for by spinning a little before parking. */
+    private final Object[] stripes = new Object[STRIPES];
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile long nextSweepAt = Long.MIN_VALUE;
     private volatile int sweepAtSize = 1024;
@@ -45,7 +45,7 @@ public final class MemoryStore implements Store {
         this.clock = clock;
         this.expirySlackMillis = expirySlackMillis;
         for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
+            stripes[i] = new Object();
         }
     }
 
@@ -64,27 +64,29 @@ public final class MemoryStore implements Store {
         int keys = call.keyCount();
         if (keys == 1) {
             // the usual call: one identity, one lock
-            ReentrantLock lock = stripes[stripe(call.key(0))];
-            lock.lock();
             try {
-                StoreReply r = call.record() ? recordOne(call, now) : null;
-                return r != null ? r : decideLocked(call, now, 1);
+                synchronized (stripes[stripe(call.key(0))]) {
+                    StoreReply r = call.record() ? recordOne(call, now) : null;
+                    return r != null ? r : decideLocked(call, now, 1);
+                }
             } finally {
-                lock.unlock();
                 maybeSweep(now);
             }
         }
-        int[] locks = stripesOf(call, keys);
-        for (int s : locks) {
-            stripes[s].lock();
-        }
         try {
-            return decideLocked(call, now, keys);
+            return lockedFrom(stripesOf(call, keys), 0, call, now, keys);
         } finally {
-            for (int i = locks.length - 1; i >= 0; i--) {
-                stripes[locks[i]].unlock();
-            }
             maybeSweep(now);
+        }
+    }
+
+    /** Takes the stripe locks from index {@code i} on, in index order (no deadlock), then decides. */
+    private StoreReply lockedFrom(int[] locks, int i, StoreCall call, long now, int keys) {
+        if (i == locks.length) {
+            return decideLocked(call, now, keys);
+        }
+        synchronized (stripes[locks[i]]) {
+            return lockedFrom(locks, i + 1, call, now, keys);
         }
     }
 
@@ -304,12 +306,8 @@ public final class MemoryStore implements Store {
     @Override
     public CompletionStage<Void> reset(String... keys) {
         for (String key : keys) {
-            ReentrantLock lock = stripes[stripe(key)];
-            lock.lock();
-            try {
+            synchronized (stripes[stripe(key)]) {
                 entries.remove(key);
-            } finally {
-                lock.unlock();
             }
         }
         return CompletableFuture.completedFuture(null);
@@ -326,14 +324,10 @@ public final class MemoryStore implements Store {
         for (var it = entries.entrySet().iterator(); it.hasNext(); ) {
             var en = it.next();
             if (en.getValue().expiresAt <= now) {
-                ReentrantLock lock = stripes[stripe(en.getKey())];
-                lock.lock();
-                try {
+                synchronized (stripes[stripe(en.getKey())]) {
                     if (en.getValue().expiresAt <= now && entries.remove(en.getKey(), en.getValue())) {
                         removed++;
                     }
-                } finally {
-                    lock.unlock();
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.github.throttle.jaxrs;
 
 import io.github.throttle.Decision;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
+import jakarta.ws.rs.core.MultivaluedHashMap;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -46,6 +47,22 @@ class RateLimitFieldsTest {
         assertEquals("{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\",\"title\":\"Too Many Requests\","
                 + "\"status\":429,\"detail\":\"Rate limit exceeded; retry in 1235 seconds.\",\"violated-policies\":[\"my \\\"api\\\"-1h\"]}",
                 r.getEntity());
+    }
+
+    @Test
+    void anAllowedCallGetsTheSameFieldsFromItsMethodsShape() {
+        var first = List.of(new Decision.Quota("1s", 10, 1000, 9, 1000, false),
+                new Decision.Quota("search-1h", 240, 3_600_000, 239, 3_600_000, false));
+        RateLimitFields.Shape shape = RateLimitFields.shape(first);
+        Decision later = Decision.of(true, List.of(new Decision.Quota("1s", 10, 1000, 2, 350, false),
+                new Decision.Quota("search-1h", 240, 3_600_000, 17, 1_799_001, false)));
+        var shaped = new MultivaluedHashMap<String, Object>();
+        RateLimitFields.write(later, HeaderStyle.IETF, shaped, shape);
+        var plain = new MultivaluedHashMap<String, Object>();
+        RateLimitFields.write(later, HeaderStyle.IETF, plain);
+        assertEquals("\"1s\";q=10;w=1, \"search-1h\";q=240;w=3600", shaped.getFirst("RateLimit-Policy"));
+        assertEquals("\"1s\";r=2;t=1, \"search-1h\";r=17;t=1800", shaped.getFirst("RateLimit"));
+        assertEquals(plain, shaped);
     }
 
     @Test

@@ -39,8 +39,13 @@ final class Ext {
      * ({@code __rand_int__} in an argument becomes a random number below {@code randomKeys}, when positive).
      */
     static double redisBenchmark(int port, int clients, long requests, int randomKeys, List<String> command) {
+        return redisBenchmark(port, clients, 1, requests, randomKeys, command);
+    }
+
+    /** As above, each client keeping {@code pipeline} requests in flight ({@code -P}). */
+    static double redisBenchmark(int port, int clients, int pipeline, long requests, int randomKeys, List<String> command) {
         List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
-                "-c", Integer.toString(clients), "-n", Long.toString(requests), "--csv"));
+                "-c", Integer.toString(clients), "-P", Integer.toString(pipeline), "-n", Long.toString(requests), "--csv"));
         if (randomKeys > 0) {
             cmd.add("-r");
             cmd.add(Integer.toString(randomKeys));
