@@ -40,7 +40,7 @@ public class ThrottlerBean implements Throttler {
     public void reset(String bucket, String identity) {
         Throttling t = runtime.throttling();
         KeyCodec codec = t.codec();
-        t.decider().store().reset(codec.key(codec.bucketPart(bucket), identity)).toCompletableFuture().join();
+        t.decider().store().reset(codec.key(codec.bucketHead(bucket), identity)).toCompletableFuture().join();
     }
 
     /** Rates are values: each is checked and turned into a {@link Limit} once. */
@@ -66,7 +66,7 @@ public class ThrottlerBean implements Throttler {
         Throttling t = runtime.throttling();
         Decider decider = t.decider();
         KeyCodec codec = t.codec();
-        String key = codec.key(codec.bucketPart(bucket), identity);
+        String key = codec.key(codec.bucketHead(bucket), identity);
         Limit[] limits = new Limit[rates.length];
         StoreCall.Builder b = StoreCall.builder(decider.now(), record);
         for (int i = 0; i < rates.length; i++) {

@@ -34,13 +34,13 @@ public final class KeyCodec {
      * The head of every key of a bucket, {@code <prefix>:<bucket>:} with the bucket part encoded; compute once
      * per bucket, so that a call joins only two strings.
      */
-    public String bucketPart(String bucket) {
+    public String bucketHead(String bucket) {
         return prefix + (plain(bucket, false) && bucket.length() <= MAX_PLAIN ? bucket : hashed(bucket)) + ":";
     }
 
-    /** The key of an identity in a bucket whose head is {@code bucketPart}. */
-    public String key(String bucketPart, String identity) {
-        return bucketPart.concat(identity.length() <= MAX_PLAIN && plain(identity, true) ? identity : hashed(identity));
+    /** The key of an identity in a bucket whose head is {@code bucketHead}. */
+    public String key(String bucketHead, String identity) {
+        return bucketHead.concat(identity.length() <= MAX_PLAIN && plain(identity, true) ? identity : hashed(identity));
     }
 
     private static boolean plain(String s, boolean colonAllowed) {

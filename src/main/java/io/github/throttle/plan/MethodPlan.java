@@ -19,7 +19,7 @@ public final class MethodPlan {
     private final boolean httpEndpoint;
     private final Limit[] quotas;
     private final long[] weights;
-    private final String[] bucketParts;
+    private final String[] bucketHeads;
     private final Identity[][] identities;
     /** Whether every limit counts one bucket by the same one resolver or by the default identity (the usual method). */
     private final boolean oneKey;
@@ -27,26 +27,26 @@ public final class MethodPlan {
     private final Identity sole;
 
     MethodPlan(Method method, String target, boolean enabled, boolean httpEndpoint, Limit[] quotas, long[] weights,
-               String[] bucketParts, Identity[][] identities) {
+               String[] bucketHeads, Identity[][] identities) {
         this.method = method;
         this.target = target;
         this.enabled = enabled;
         this.httpEndpoint = httpEndpoint;
         this.quotas = quotas;
         this.weights = weights;
-        this.bucketParts = bucketParts;
+        this.bucketHeads = bucketHeads;
         this.identities = identities;
-        this.oneKey = oneKey(bucketParts, identities);
+        this.oneKey = oneKey(bucketHeads, identities);
         this.sole = oneKey && identities[0].length == 1 ? identities[0][0] : null;
     }
 
-    private static boolean oneKey(String[] bucketParts, Identity[][] identities) {
+    private static boolean oneKey(String[] bucketHeads, Identity[][] identities) {
         if (identities.length == 0 || identities[0].length > 1) {
             return false;
         }
         for (int q = 1; q < identities.length; q++) {
             // a plan shares one array per identity set and one string per bucket
-            if (identities[q] != identities[0] || bucketParts[q] != bucketParts[0]) {
+            if (identities[q] != identities[0] || bucketHeads[q] != bucketHeads[0]) {
                 return false;
             }
         }
@@ -85,14 +85,14 @@ public final class MethodPlan {
         if (oneKey) {
             // one key for every limit, and the plan's checks keep their windows distinct: no grouping to do
             String id = sole == null ? null : sole.resolve(caller);
-            return StoreCall.of(codec.key(bucketParts[0], id != null ? id : Identity.fallback(caller)), quotas, weights,
+            return StoreCall.of(codec.key(bucketHeads[0], id != null ? id : Identity.fallback(caller)), quotas, weights,
                     now, true);
         }
         StoreCall.Builder b = StoreCall.builder(now, true);
         String fallback = null;
         Identity[] lastSet = null;
         String[] lastIds = null;
-        String lastPart = null;
+        String lastHead = null;
         String lastId = null;
         String lastKey = null;
         for (int q = 0; q < quotas.length; q++) {
@@ -119,9 +119,9 @@ public final class MethodPlan {
             }
             for (String id : ids) {
                 // the limits of one method usually share one bucket and identity: one key string for all
-                String key = ids.length == 1 && id == lastId && bucketParts[q] == lastPart ? lastKey : codec.key(bucketParts[q], id);
+                String key = ids.length == 1 && id == lastId && bucketHeads[q] == lastHead ? lastKey : codec.key(bucketHeads[q], id);
                 if (ids.length == 1) {
-                    lastPart = bucketParts[q];
+                    lastHead = bucketHeads[q];
                     lastId = id;
                     lastKey = key;
                 }

@@ -146,8 +146,8 @@ public final class Bench {
     // ---------------------------------------------------------------- Redis: raw EVALSHA, Throttle, Bucket4j
 
     /** The call a method's plan makes for one identity: every limit of one bucket, weight 1 (as {@code MethodPlan.call}). */
-    StoreCall call(String bucketPart, String identity, Limit[] limits, long now) {
-        return StoreCall.of(codec.key(bucketPart, identity), limits, ONES[limits.length], now, true);
+    StoreCall call(String bucketHead, String identity, Limit[] limits, long now) {
+        return StoreCall.of(codec.key(bucketHead, identity), limits, ONES[limits.length], now, true);
     }
 
     static final long[][] ONES = {{}, {1}, {1, 1}, {1, 1, 1}, {1, 1, 1, 1}};
@@ -158,7 +158,7 @@ public final class Bench {
 
     /** The EVALSHA that Throttle sends for {@code key} (its exact ARGV), for redis-benchmark. */
     List<String> evalsha(String key, Limit[] limits) {
-        StoreCall c = call(codec.bucketPart("bench"), "x", limits, -1);
+        StoreCall c = call(codec.bucketHead("bench"), "x", limits, -1);
         List<String> cmd = new ArrayList<>(List.of("EVALSHA", SlidingWindowScript.SHA1, "1", key));
         cmd.addAll(Arrays.asList(SlidingWindowScript.args(c, 0)));
         return cmd;
@@ -175,7 +175,7 @@ public final class Bench {
      */
     List<String> clientClock(List<String> evalsha) {
         List<String> cmd = new ArrayList<>(evalsha);
-        cmd.set(3, codec.key(codec.bucketPart("client"), "key:__rand_int__"));
+        cmd.set(3, codec.key(codec.bucketHead("client"), "key:__rand_int__"));
         cmd.set(4, Long.toString(System.currentTimeMillis(), 36));
         return cmd;
     }
@@ -202,7 +202,7 @@ public final class Bench {
     void redisRows() throws Exception {
         log("Redis rows");
         redis.admin.scriptLoad(SlidingWindowScript.TEXT);
-        String part = codec.bucketPart("bench");
+        String part = codec.bucketHead("bench");
         List<String> rawRand = evalsha(codec.key(part, "key:__rand_int__"), HIGH);
         List<String> rawHot = evalsha(codec.key(part, "key:hot"), HIGH);
 
@@ -300,7 +300,7 @@ public final class Bench {
         String seed = resource("/bench/seed-article-sliding-window.lua");
         String seedSha = redis.admin.scriptLoad(seed);
         redis.admin.scriptLoad(SlidingWindowScript.TEXT);
-        String part = codec.bucketPart("script");
+        String part = codec.bucketHead("script");
         List<String> throttle = evalsha(codec.key(part, "key:__rand_int__"), HIGH);
         List<String> article = List.of("EVALSHA", seedSha, "1", "seed:script:key:__rand_int__", SEED_HIGH,
                 Long.toString(System.currentTimeMillis() / 1000), "1");
@@ -425,7 +425,7 @@ public final class Bench {
         Path dir = Files.createTempDirectory("throttle-bench-callgrind-");
         List<String> wrapper = List.of("valgrind", "--tool=callgrind", "--callgrind-out-file=" + dir.resolve("callgrind.out.%p"));
         try (RedisServer vg = new RedisServer(wrapper)) {
-            String part = codec.bucketPart("script");
+            String part = codec.bucketHead("script");
             Map<String, List<String>> commands = new java.util.LinkedHashMap<>();
             List<String> throttle = evalsha(codec.key(part, "key:__rand_int__"), HIGH);
             throttle.set(1, vg.admin.scriptLoad(SlidingWindowScript.TEXT));
@@ -456,10 +456,10 @@ public final class Bench {
             Decider decider = new Decider(store, InstantSource.system(), true, Duration.ofSeconds(30), false, Duration.ofSeconds(1));
             for (String which : new String[] {"sliding", "fixed"}) {
                 Limit[] l = which.equals("sliding") ? SLIDING_HOUR : FIXED_HOUR;
-                long later = gapSetUp(vg, decider, codec.bucketPart("ig" + which), l, 4, 1_000);
+                long later = gapSetUp(vg, decider, codec.bucketHead("ig" + which), l, 4, 1_000);
                 vg.admin.configResetstat();
                 Ext.run(List.of("callgrind_control", "-z", pid));
-                drain(4, 1_000, i -> decider.decide(call(codec.bucketPart("ig" + which), identity(i), l, later), l));
+                drain(4, 1_000, i -> decider.decide(call(codec.bucketHead("ig" + which), identity(i), l, later), l));
                 Ext.run(List.of("callgrind_control", "-d", pid));
                 long n = vg.commandCalls().getOrDefault("evalsha", 0L);
                 long ir = newestDumpInstructions(dir);
@@ -577,12 +577,12 @@ public final class Bench {
         for (int round = -1; round < rounds; round++) {
             for (String which : new String[] {"sliding", "fixed"}) {
                 Limit[] l = which.equals("sliding") ? sliding : fixed;
-                String part = codec.bucketPart("w" + which + (round + 1));
+                String part = codec.bucketHead("w" + which + (round + 1));
                 // steady: random identities, the real clock
                 double steady = Load.async(c, warm, seconds,
                         () -> decider.decide(call(part, ids[ThreadLocalRandom.current().nextInt(IDENTITIES)], l, System.currentTimeMillis()), l),
                         Bench::allowed);
-                String gapPart = codec.bucketPart("g" + which + (round + 1));
+                String gapPart = codec.bucketHead("g" + which + (round + 1));
                 long later = gapSetUp(redis, decider, gapPart, l, c, n);
                 double gap = drain(c, n, i -> decider.decide(call(gapPart, identity(i), l, later), l));
                 if (round >= 0) {
@@ -632,13 +632,13 @@ public final class Bench {
      * jump ahead, but their keys' expiry counts real time, so without this a key would live on past the
      * end of its windows (and a call after the gap would find a fixed window's key that Redis had dropped).
      */
-    void age(RedisServer server, String bucketPart, int n, long millis) {
+    void age(RedisServer server, String bucketHead, int n, long millis) {
         String script = "for _, k in ipairs(KEYS) do local t = redis.call('PTTL', k) - tonumber(ARGV[1]) "
                 + "if t > 0 then redis.call('PEXPIRE', k, t) else redis.call('DEL', k) end end return 0";
         for (int from = 0; from < n; from += 1_000) {
             String[] keys = new String[Math.min(1_000, n - from)];
             for (int i = 0; i < keys.length; i++) {
-                keys[i] = codec.key(bucketPart, identity(from + i));
+                keys[i] = codec.key(bucketHead, identity(from + i));
             }
             server.admin.eval(script, ScriptOutputType.INTEGER, keys, Long.toString(millis));
         }
@@ -674,7 +674,7 @@ public final class Bench {
         double typical = 0;
         double busy = 0;
         for (int p = 0; p < plans.length; p++) {
-            String part = codec.bucketPart("size" + p);
+            String part = codec.bucketHead("size" + p);
             for (long at : plans[p]) {
                 drain(16, n, i -> decider.decide(call(part, identity(i), EXAMPLE, at), EXAMPLE));
                 List<CompletableFuture<Long>> seedCalls = new ArrayList<>();
@@ -717,7 +717,7 @@ public final class Bench {
         log("Memory rows");
         MemoryStore store = new MemoryStore(InstantSource.system());
         Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(2), false, Duration.ofSeconds(1));
-        String part = codec.bucketPart("mem");
+        String part = codec.bucketHead("mem");
         ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
         Stats s = new Stats();
         for (int round = 0; round < rounds; round++) {
@@ -764,7 +764,7 @@ public final class Bench {
         log("Path rows");
         MemoryStore store = new MemoryStore(InstantSource.system());
         Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(2), false, Duration.ofSeconds(1));
-        String part = codec.bucketPart("path");
+        String part = codec.bucketHead("path");
         ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
         String[] stages = {"key", "call", "store", "decision", "bucket4j", "probe"};
         Stats s = new Stats();

@@ -29,7 +29,7 @@ public final class Heap {
             }
         };
         KeyCodec codec = new KeyCodec("throttle");
-        String part = codec.bucketPart("heap");
+        String part = codec.bucketHead("heap");
         Limit[] limits = Bench.EXAMPLE;
         MemoryStore store = new MemoryStore(clock);
         long empty = used();
