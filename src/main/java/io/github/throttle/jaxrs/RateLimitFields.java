@@ -22,7 +22,7 @@ public final class RateLimitFields {
 
     /** Adds the rate-limit fields of an allowed (or denied) call. */
     public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers) {
-        write(d, style, headers, (Shape) null);
+        write(d, style, headers, null);
     }
 
     /**

@@ -149,30 +149,17 @@ public final class MemoryStore implements Store {
         for (int p = 0; p < pairs; p++) {
             Limit l = call.limit(p);
             long block = l.block(now);
+            long trim = block - l.blocks() + 1;
             int w = e.window(l.tag(), p);
             if (w < 0) {
                 w = e.add(l.tag(), tagSets);
-                e.clear(w);
-            } else if (e.t(w) > 0 && e.n(w) >= block - l.blocks() + 1) {
-                e.drop(w, e.leaving(w, block - l.blocks() + 1));
+            } else if (e.t(w) > 0 && e.n(w) >= trim) {
+                e.drop(w, e.leaving(w, trim));
             } else {
                 e.clear(w);
             }
-            long weight = call.weight(p);
-            int o = w * 3;
-            if (e.s[o] == 0) {
-                e.clear(w);
-                e.s[o + 1] = block;
-                e.s[o + 2] = weight;
-                fresh = true;
-            } else if (block == e.s[o + 1]) {
-                e.s[o + 2] += weight;
-            } else {
-                e.close(w, block);
-                e.s[o + 2] = weight;
-                fresh = true;
-            }
-            long used = e.s[o] += weight;
+            fresh |= e.record(w, block, call.weight(p));
+            long used = e.t(w);
             ends = Math.max(ends, (block + l.blocks()) * l.precisionMillis() - now);
             figures[p * 3] = Math.max(0, l.limit() - used);
             if (used > 0) {
@@ -251,26 +238,11 @@ public final class MemoryStore implements Store {
                     } else {
                         e.drop(w, gone[p]);
                     }
-                    long weight = call.weight(p);
-                    int o = w * 3;
-                    if (e.s[o] == 0) {
-                        // nothing counted: the window starts again at this sub-bucket (older ones are unlinked)
-                        e.clear(w);
-                        e.s[o + 1] = b[p];
-                        e.s[o + 2] = weight;
-                        fresh = true;
-                    } else if (b[p] == e.s[o + 1]) {
-                        e.s[o + 2] += weight;
-                    } else {
-                        e.close(w, b[p]);
-                        e.s[o + 2] = weight;
-                        fresh = true;
-                    }
-                    e.s[o] += weight;
-                    used[p] = e.s[o];
+                    fresh |= e.record(w, b[p], call.weight(p));
+                    used[p] = e.t(w);
                     head[p] = e.h(w);
                     gone[p] = 0;
-                    ends = Math.max(ends, (e.s[o + 1] + l.blocks()) * l.precisionMillis() - now);
+                    ends = Math.max(ends, (b[p] + l.blocks()) * l.precisionMillis() - now);
                 }
                 if (fresh) {
                     e.expiresAt = Math.max(e.expiresAt, now + ends + expirySlackMillis);
@@ -479,6 +451,29 @@ public final class MemoryStore implements Store {
             int count = q[w * 2 + 1];
             q[w * 2] = count == i ? 0 : at(w, i);
             q[w * 2 + 1] = count - i;
+        }
+
+        /**
+         * Records {@code weight} in sub-bucket {@code b} of window {@code w} (whose leaving sub-buckets are gone);
+         * returns whether a sub-bucket started, which may move the identity's expiry.
+         */
+        boolean record(int w, long b, long weight) {
+            int o = w * 3;
+            boolean started = true;
+            if (s[o] == 0) {
+                // nothing counted: the window starts again at this sub-bucket (older ones are unlinked)
+                clear(w);
+                s[o + 1] = b;
+                s[o + 2] = weight;
+            } else if (b == s[o + 1]) {
+                s[o + 2] += weight;
+                started = false;
+            } else {
+                close(w, b);
+                s[o + 2] = weight;
+            }
+            s[o] += weight;
+            return started;
         }
 
         /** Moves the newest sub-bucket into the queue and starts sub-bucket {@code b}. */

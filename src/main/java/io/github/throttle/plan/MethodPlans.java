@@ -116,8 +116,9 @@ public final class MethodPlans {
             Limit limitObj = new Limit(limit, durationMs, precisionMs,
                     name.isEmpty() ? Limit.windowName(durationMs) : name + "-" + Limit.windowName(durationMs));
             Identity[] set = identitySet(keys, sets, m);
+            String head = codec.bucketHead(bucket);
             for (int j = 0; j < i; j++) {
-                if (buckets[j].equals(codec.bucketHead(bucket)) && quotas[j].tag().equals(limitObj.tag())
+                if (buckets[j].equals(head) && quotas[j].tag().equals(limitObj.tag())
                         && ids[j] == set) {
                     throw new InvalidThrottleException("Invalid @Throttle on " + target + ": limits " + j + " and " + i
                             + " count the same window (" + Limit.windowName(durationMs) + ") of the same bucket; give one a different duration, precision or name");
@@ -125,7 +126,7 @@ public final class MethodPlans {
             }
             quotas[i] = limitObj;
             weights[i] = weight;
-            buckets[i] = codec.bucketHead(bucket);
+            buckets[i] = head;
             for (int j = 0; j < i; j++) {
                 if (buckets[j].equals(buckets[i])) {
                     // one instance per bucket: a call builds one key for the limits that share it

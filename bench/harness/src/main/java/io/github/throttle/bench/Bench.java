@@ -53,7 +53,7 @@ import static io.github.throttle.bench.Stats.x;
 
 /**
  * The benchmark of README "Performance". Starts its own redis-server, drives Throttle's stores through
- * {@link Decider} (the path of {@code Throttler} minus the CDI lookup), Bucket4j, redis-benchmark and wrk,
+ * {@link Decider} (the path of an annotated method: its plan's store call, then the decider), Bucket4j, redis-benchmark and wrk,
  * and prints one Markdown table. Settings (environment): BENCH_SECONDS (measured seconds per figure, 2),
  * BENCH_WARMUP (1), BENCH_ROUNDS (3), BENCH_ONLY (comma-separated sections: redis,memory,path,script,instructions,windows,
  * size,heap,http), BENCH_HTTP_APP (the Quarkus app's quarkus-run.jar).
