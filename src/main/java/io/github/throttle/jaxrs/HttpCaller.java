@@ -46,7 +46,8 @@ final class HttpCaller implements Caller {
 
     @Override
     public Optional<String> header(String name) {
-        return Optional.ofNullable(ctx.getHeaders().getFirst(name));
+        return Optional.ofNullable(QuarkusRest.PRESENT && QuarkusRest.handles(ctx) ? QuarkusRest.header(ctx, name)
+                : ctx.getHeaders().getFirst(name));
     }
 
     @Override

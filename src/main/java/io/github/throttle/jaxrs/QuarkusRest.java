@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 
 /**
  * What only Quarkus REST offers: suspending a request while the store decides (no thread waits, not even
- * an event loop), and the Vert.x peer address. Touched only when its classes are on the class path.
+ * an event loop), the Vert.x peer address, and request headers read without copying them all. Touched only when its classes are on the class path.
  */
 final class QuarkusRest {
 
@@ -53,6 +53,18 @@ final class QuarkusRest {
                 rr.resume();
             }
         });
+    }
+
+    /**
+     * The first value of a request header (null when absent or empty), read from Vert.x unless a filter has
+     * already looked at the headers through JAX-RS, whose first look copies them all.
+     */
+    static String header(ContainerRequestContext ctx, String name) {
+        if (ctx instanceof ResteasyReactiveContainerRequestContext rr
+                && rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext rc) {
+            return (String) rc.getHeader(name, true);
+        }
+        return ctx.getHeaders().getFirst(name);
     }
 
     static String peer(ContainerRequestContext ctx) {

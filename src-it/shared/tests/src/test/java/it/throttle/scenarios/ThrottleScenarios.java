@@ -173,6 +173,18 @@ public abstract class ThrottleScenarios {
     }
 
     @Test
+    public void anApiKeyHeaderSetByAnEarlierApplicationFilterIsTheOneCounted() {
+        String key = "f" + System.nanoTime();
+        as("10.2.3.1").header("X-Test-Key-From", key).header("X-API-Key", "other" + key).get("/it/by-header")
+                .then().statusCode(200);
+        as("10.2.3.2").header("X-API-Key", key).get("/it/by-header").then().statusCode(200);
+        as("10.2.3.3").header("X-Test-Key-From", key).get("/it/by-header").then().statusCode(429);
+        // the key the filter replaced was never counted
+        as("10.2.3.4").header("X-API-Key", "other" + key).get("/it/by-header").then().statusCode(200);
+        as("10.2.3.5").header("X-API-Key", "other" + key).get("/it/by-header").then().statusCode(200);
+    }
+
+    @Test
     public void aResolverBeanOfTheApplicationChoosesTheIdentity() {
         String tenant = "Acme" + System.nanoTime();
         as("10.3.1.1").header("X-Tenant", tenant).get("/it/by-tenant").then().statusCode(200);
