@@ -181,6 +181,8 @@ public final class Bench {
     }
 
     final Map<String, Double> estimates = new HashMap<>();
+    /** Redis CPU per call (µs) of the script rows at 64 connections, for the instruction rows' model. */
+    final Map<String, Double> scriptCpu = new HashMap<>();
 
     /** redis-benchmark for about {@code seconds}, its request count sized from the last figure. */
     double rawRate(String name, int c, int randomKeys, List<String> command) {
@@ -399,6 +401,9 @@ public final class Bench {
                 rate(s.median("floor", c)), s.median("floor-cpu", c)));
         out.add(f("| minimal: one field read and written (`HGET`, `HSET`), the article's three arguments | %s | %.1f µs |",
                 rate(s.median("minimal", c)), s.median("minimal-cpu", c)));
+        for (String which : List.of("nop", "seed", "client", "throttle", "floor")) {
+            scriptCpu.put(which, s.median(which + "-cpu", c));
+        }
         out.add("");
         out.add(f("The floor runs at %s the article's script, the minimal script at %s.", x(s.ratio("floor", "seed", c)),
                 x(s.ratio("minimal", "seed", c))));
@@ -439,6 +444,17 @@ public final class Bench {
             List<String> nop = new ArrayList<>(throttle);
             nop.set(1, vg.admin.scriptLoad("return 1"));
             commands.put("nop", nop);
+            // another layout's least cost: the three windows' fifteen arguments as one, every window in one field
+            List<String> client = commands.get("client");
+            List<String> four = new ArrayList<>(client.subList(0, 7));
+            four.add(String.join(",", client.subList(7, client.size())));
+            List<String> nop4 = new ArrayList<>(four);
+            nop4.set(1, nop.get(1));
+            commands.put("nop4", nop4);
+            List<String> oneField = new ArrayList<>(four);
+            oneField.set(1, vg.admin.scriptLoad(resource("/bench/floor-one-field.lua")));
+            oneField.set(3, codec.key(codec.bucketHead("onefield"), "key:__rand_int__"));
+            commands.put("onefield", oneField);
             String pid = Long.toString(vg.pid());
             for (Map.Entry<String, List<String>> en : commands.entrySet()) {
                 Ext.redisBenchmark(vg.port, 4, 1_000, 1_000, en.getValue());
@@ -483,7 +499,12 @@ public final class Bench {
                 (perCall.get("seed") - base) / (double) (perCall.get("throttle") - base)));
         out.add(f("| article / Throttle, client clock | %.2f× | %.2f× |", perCall.get("seed") / (double) perCall.get("client"),
                 (perCall.get("seed") - base) / (double) (perCall.get("client") - base)));
+        out.add(f("| `return 1`, the same KEYS, four arguments (the windows' fifteen joined in one) | %,d | %,d |",
+                perCall.get("nop4"), perCall.get("nop4") - base));
+        out.add(f("| floor of another layout: every window in one field (`HGET`, `HSET`), four arguments, given the time (`bench/floor-one-field.lua`) | %,d | %,d |",
+                perCall.get("onefield"), perCall.get("onefield") - base));
         out.add("");
+        instructionModel(perCall);
         out.add("A call after idle gaps (the window rows' workload below, 1,000 identities, through `RedisStore`):");
         out.add("");
         out.add("| window | Redis instructions per call |");
@@ -491,6 +512,34 @@ public final class Bench {
         out.add(f("| 1 h by 1 s (3 sub-buckets leave) | %,d |", perCall.get("sliding-gap")));
         out.add(f("| fixed 1 h | %,d |", perCall.get("fixed-gap")));
         out.add(f("| fixed / sliding | %.2f× |", perCall.get("fixed-gap") / (double) perCall.get("sliding-gap")));
+    }
+
+    /**
+     * What 2 × the article's decisions/s asks of a script, one request at a time on each connection: Redis CPU
+     * per call taken as K + c × instructions (K: the kernel's share of a request, which callgrind does not
+     * see), fitted to {@code return 1} and the article's script, whose CPU the script rows measured in this
+     * run.
+     */
+    void instructionModel(Map<String, Long> perCall) {
+        if (!scriptCpu.containsKey("nop")) {
+            out.add("(Run the script rows in the same run for what 2 × the article's script asks of a script.)");
+            return;
+        }
+        double cNop = scriptCpu.get("nop");
+        double cSeed = scriptCpu.get("seed");
+        double per = (cSeed - cNop) / (perCall.get("seed") - perCall.get("nop"));
+        double k = cNop - per * perCall.get("nop");
+        long needed = (long) ((cSeed / 2 - k) / per);
+        out.add(f("Redis CPU per call, one request at a time on each of 64 connections, fits K + c × instructions: from `return 1`"
+                        + " and the article's script in this run, K = %.1f µs (the request's kernel share, not counted) and c = %.1f µs per"
+                        + " 100,000 instructions. It predicts %.1f µs for Throttle's script given the time (measured %.1f µs) and %.1f µs"
+                        + " for the floor (measured %.1f µs). 2 × the article's decisions/s needs ≤ %.1f µs, that is ≤ %,d instructions per"
+                        + " call: Throttle's script is %,d above it, the floor of its layout (which also reads `TIME`) %,d above it, the floor of one field and four"
+                        + " arguments %,d below it (before any decision logic).",
+                k, per * 100_000, k + per * perCall.get("client"), scriptCpu.get("client"), k + per * perCall.get("floor"),
+                scriptCpu.get("floor"), cSeed / 2, needed, perCall.get("client") - needed, perCall.get("floor") - needed,
+                needed - perCall.get("onefield")));
+        out.add("");
     }
 
     /** The instruction total of the newest callgrind dump in {@code dir}. */
