@@ -534,12 +534,17 @@ public final class Bench {
                         + " and the article's script in this run, K = %.1f µs (the request's kernel share, not counted) and c = %.1f µs per"
                         + " 100,000 instructions. It predicts %.1f µs for Throttle's script given the time (measured %.1f µs) and %.1f µs"
                         + " for the floor (measured %.1f µs). 2 × the article's decisions/s needs ≤ %.1f µs, that is ≤ %,d instructions per"
-                        + " call: Throttle's script is %,d above it, the floor of its layout (which also reads `TIME`) %,d above it, the floor of one field and four"
-                        + " arguments %,d below it (before any decision logic).",
+                        + " call: Throttle's script (given the time) is %s, the floor of its layout (which also reads `TIME`) %s, the floor"
+                        + " of one field and four arguments %s, before any decision logic.",
                 k, per * 100_000, k + per * perCall.get("client"), scriptCpu.get("client"), k + per * perCall.get("floor"),
-                scriptCpu.get("floor"), cSeed / 2, needed, perCall.get("client") - needed, perCall.get("floor") - needed,
-                needed - perCall.get("onefield")));
+                scriptCpu.get("floor"), cSeed / 2, needed, against(perCall.get("client"), needed),
+                against(perCall.get("floor"), needed), against(perCall.get("onefield"), needed)));
         out.add("");
+    }
+
+    /** "n above it" or "n below it". */
+    static String against(long instructions, long bound) {
+        return f("%,d %s it", Math.abs(instructions - bound), instructions > bound ? "above" : "below");
     }
 
     /** The instruction total of the newest callgrind dump in {@code dir}. */
