@@ -46,8 +46,7 @@ final class HttpCaller implements Caller {
 
     @Override
     public Optional<String> header(String name) {
-        return Optional.ofNullable(QuarkusRest.PRESENT && QuarkusRest.handles(ctx) ? QuarkusRest.header(ctx, name)
-                : ctx.getHeaders().getFirst(name));
+        return Optional.ofNullable(QuarkusRest.PRESENT ? QuarkusRest.header(ctx, name) : ctx.getHeaders().getFirst(name));
     }
 
     @Override

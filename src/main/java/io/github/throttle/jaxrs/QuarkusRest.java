@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * What only Quarkus REST offers: suspending a request while the store decides (no thread waits, not even
- * an event loop), the Vert.x peer address, and request headers read without copying them all. Touched only when its classes are on the class path.
+ * an event loop), the Vert.x peer address, and request headers read without copying them all. Touched only
+ * when its classes are on the class path.
  */
 final class QuarkusRest {
 
@@ -60,16 +61,19 @@ final class QuarkusRest {
      * already looked at the headers through JAX-RS, whose first look copies them all.
      */
     static String header(ContainerRequestContext ctx, String name) {
-        if (ctx instanceof ResteasyReactiveContainerRequestContext rr
-                && rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext rc) {
-            return (String) rc.getHeader(name, true);
-        }
-        return ctx.getHeaders().getFirst(name);
+        ResteasyReactiveRequestContext rc = context(ctx);
+        return rc != null ? (String) rc.getHeader(name, true) : ctx.getHeaders().getFirst(name);
+    }
+
+    /** Quarkus REST's own context of the request, or null for another runtime's. */
+    private static ResteasyReactiveRequestContext context(ContainerRequestContext ctx) {
+        return ctx instanceof ResteasyReactiveContainerRequestContext rr
+                && rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext rc ? rc : null;
     }
 
     static String peer(ContainerRequestContext ctx) {
-        if (ctx instanceof ResteasyReactiveContainerRequestContext rr
-                && rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext rc) {
+        ResteasyReactiveRequestContext rc = context(ctx);
+        if (rc != null) {
             HttpServerRequest req = rc.serverRequest().unwrap(HttpServerRequest.class);
             if (req != null) {
                 SocketAddress a = req.remoteAddress();
