@@ -1,17 +1,15 @@
 package io.github.throttle.bench;
 
-import io.github.throttle.engine.KeyCodec;
-import io.github.throttle.engine.Limit;
-import io.github.throttle.engine.StoreCall;
-import io.github.throttle.memory.MemoryStore;
-
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Heap of the memory store holding N identities, and after they have all gone idle. Run in a fresh JVM. */
+/**
+ * Heap of the memory store holding N identities (one call each, the README example's limits), and after
+ * they have all gone idle. Run in a fresh JVM by {@link HeapSection}; prints {@code name=value} lines.
+ */
 public final class Heap {
 
     public static void main(String[] args) throws Exception {
@@ -28,34 +26,22 @@ public final class Heap {
                 return now.get();
             }
         };
-        KeyCodec codec = new KeyCodec("throttle");
-        String part = codec.bucketHead("heap");
-        Limit[] limits = Bench.EXAMPLE;
-        MemoryStore store = new MemoryStore(clock);
+        MemoryAdapter store = new MemoryAdapter(clock);
+        Engine.Bucket bucket = store.bucket("heap", Windows.EXAMPLE);
         long empty = used();
         for (int i = 0; i < n; i++) {
-            String key = codec.key(part, Bench.identity(i));
-            StoreCall.Builder b = StoreCall.builder(-1, true);
-            for (int q = 0; q < limits.length; q++) {
-                b.add(key, limits[q], 1, q);
-            }
-            if (!store.decideNow(b.build()).allowed()) {
+            if (!store.decideBuilt(bucket, Context.identity(i))) {
                 throw new IllegalStateException("denied");
             }
         }
-        while (sweeping(store)) {
+        while (store.sweeping()) {
             Thread.sleep(10);
         }
         long full = used();
         int held = store.size();
         now.addAndGet(3_660_000);
-        StoreCall.Builder b = StoreCall.builder(-1, true);
-        String key = codec.key(part, "key:late");
-        for (int q = 0; q < limits.length; q++) {
-            b.add(key, limits[q], 1, q);
-        }
         long t0 = System.nanoTime();
-        store.decideNow(b.build());
+        store.decideBuilt(bucket, "key:late");
         while (store.size() > 1 && System.nanoTime() - t0 < 60_000_000_000L) {
             Thread.sleep(5);
         }
@@ -67,12 +53,6 @@ public final class Heap {
         System.out.println("heldAfter=" + (store.size() - 1));
         System.out.println("afterEvictionMB=" + String.format(Locale.ROOT, "%.1f", (after - empty) / 1048576.0));
         System.out.println("sweepMillis=" + sweep);
-    }
-
-    private static boolean sweeping(MemoryStore store) throws Exception {
-        var f = MemoryStore.class.getDeclaredField("sweeping");
-        f.setAccessible(true);
-        return ((java.util.concurrent.atomic.AtomicBoolean) f.get(store)).get();
     }
 
     static long used() {

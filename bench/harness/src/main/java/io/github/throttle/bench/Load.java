@@ -1,12 +1,19 @@
 package io.github.throttle.bench;
 
+import io.github.throttle.Decision;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 
-/** Closed-loop load: N callers, each starting its next call when the previous one has answered. */
+/**
+ * Closed-loop load: N callers, each starting its next call when the previous one has answered, for a time
+ * ({@link #async}, {@link #threads}) or for a number of calls ({@link #drain}).
+ */
 final class Load {
 
     interface AsyncOp {
@@ -23,6 +30,49 @@ final class Load {
     }
 
     private Load() {
+    }
+
+    /** Whether a reply is a metered decision that allowed the call: every call of these workloads is meant to be. */
+    static boolean allowed(Object r) {
+        return r instanceof Decision d && d.allowed() && !d.isUnmetered();
+    }
+
+    /** Runs {@code total} calls from {@code callers} concurrent callers; calls per second. Fails unless each was {@link #allowed}. */
+    static double drain(int callers, int total, IntFunction<CompletionStage<?>> op) throws InterruptedException {
+        AtomicInteger next = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(callers);
+        AtomicInteger bad = new AtomicInteger();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < callers; i++) {
+            new Object() {
+                void go() {
+                    int n;
+                    while ((n = next.getAndIncrement()) < total) {
+                        CompletableFuture<?> f = op.apply(n).toCompletableFuture();
+                        if (f.isDone()) {
+                            if (!allowed(f.join())) {
+                                bad.incrementAndGet();
+                            }
+                            continue;
+                        }
+                        f.whenComplete((r, e) -> {
+                            if (e != null || !allowed(r)) {
+                                bad.incrementAndGet();
+                            }
+                            go();
+                        });
+                        return;
+                    }
+                    done.countDown();
+                }
+            }.go();
+        }
+        done.await();
+        double rate = total / ((System.nanoTime() - t0) / 1e9);
+        if (bad.get() > 0) {
+            throw new IllegalStateException(bad.get() + " of " + total + " calls not allowed");
+        }
+        return rate;
     }
 
     /** Calls per second of {@code callers} concurrent asynchronous callers, counted after a warm-up. */

@@ -45,6 +45,12 @@ final class Stats {
         return median(r);
     }
 
+    /** The figure of the latest round. */
+    double last(String name, int c) {
+        List<Double> v = all(name, c);
+        return v.get(v.size() - 1);
+    }
+
     static double median(List<Double> v) {
         if (v.isEmpty()) {
             return Double.NaN;

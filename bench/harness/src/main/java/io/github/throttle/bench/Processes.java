@@ -3,17 +3,24 @@ package io.github.throttle.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** External tools: redis-benchmark and wrk. */
-final class Ext {
+/** External programs: any command, redis-benchmark, wrk, and a Java of this JVM's own. */
+final class Processes {
 
-    private Ext() {
+    private Processes() {
     }
 
+    /** The {@code java} of the running JVM. */
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Runs {@code cmd} to its end; its output (standard error included). Fails if it exits with other than 0. */
     static String run(List<String> cmd) {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -1,0 +1,100 @@
+package io.github.throttle.bench;
+
+import io.github.throttle.Decision;
+import io.github.throttle.bench.Windows.Window;
+import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Store;
+import io.github.throttle.engine.StoreCall;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Throttle's engine as an annotated method's path drives it: the key of a bucket and an identity, the
+ * method plan's store call (every limit of one bucket, weight 1, as {@code MethodPlan.call}), then the
+ * decider. With {@link MemoryAdapter} and {@link RedisAdapter}, the only classes of the benchmark that name
+ * the library's internal classes.
+ */
+final class Engine {
+
+    private static final KeyCodec CODEC = new KeyCodec("throttle");
+    private static final long[][] ONES = {{}, {1}, {1, 1}, {1, 1, 1}, {1, 1, 1, 1}};
+
+    private final Decider decider;
+
+    /** @param clientTime whether calls carry the caller's time ({@code throttle.time-source=client}) */
+    Engine(Store store, boolean clientTime, Duration timeout) {
+        this.decider = new Decider(store, InstantSource.system(), clientTime, timeout, false, Duration.ofSeconds(1));
+    }
+
+    /** A bucket of this engine's store, every call deciding {@code windows}. */
+    Bucket bucket(String name, Window[] windows) {
+        return new Bucket(decider, name, windows);
+    }
+
+    /** A bucket that builds keys and store calls only, for no store. */
+    static Bucket detached(String name, Window[] windows) {
+        return new Bucket(null, name, windows);
+    }
+
+    /** The key of {@code identity} in the bucket {@code name}, as Throttle writes it. */
+    static String key(String name, String identity) {
+        return CODEC.key(CODEC.bucketHead(name), identity);
+    }
+
+    /** One bucket's keys, store calls and decisions; its limits are built once, as a method's plan holds them. */
+    static final class Bucket {
+        private final Decider decider;
+        private final String head;
+        private final Limit[] limits;
+        private final long[] weights;
+
+        private Bucket(Decider decider, String name, Window[] windows) {
+            this.decider = decider;
+            this.head = CODEC.bucketHead(name);
+            this.limits = new Limit[windows.length];
+            for (int i = 0; i < windows.length; i++) {
+                Window w = windows[i];
+                limits[i] = Limit.of(w.limit(), w.durationMillis(), w.precisionMillis());
+            }
+            this.weights = ONES[windows.length];
+        }
+
+        String key(String identity) {
+            return CODEC.key(head, identity);
+        }
+
+        /** The store call of one decision; {@code nowMillis} -1 lets the store read its own clock. */
+        StoreCall call(String identity, long nowMillis) {
+            return StoreCall.of(key(identity), limits, weights, nowMillis, true);
+        }
+
+        /** The same call put together pair by pair with the builder. */
+        StoreCall built(String identity) {
+            String key = key(identity);
+            StoreCall.Builder b = StoreCall.builder(-1, true);
+            for (int q = 0; q < limits.length; q++) {
+                b.add(key, limits[q], 1, q);
+            }
+            return b.build();
+        }
+
+        /** Builds the store call of one decision (the store's clock) and returns its pair count. */
+        int callSize(String identity) {
+            return call(identity, -1).pairCount();
+        }
+
+        /** One decision at the decider's time: the client's clock, or -1 for the store's. */
+        CompletionStage<Decision> decide(String identity) {
+            return decider.decide(call(identity, decider.now()), limits);
+        }
+
+        /** One decision at the given time (-1: the store's clock). */
+        CompletionStage<Decision> decide(String identity, long nowMillis) {
+            return decider.decide(call(identity, nowMillis), limits);
+        }
+    }
+}
