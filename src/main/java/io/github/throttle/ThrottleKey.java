@@ -35,24 +35,34 @@ public interface ThrottleKey {
     }
 
     /**
-     * The value of a request header, e.g. an API key. The header is named by {@code throttle.key.header}
-     * (default {@code X-API-Key}); subclass and call {@link #ApiKey(String)} to read another one.
+     * The value of a request header, e.g. an API key. Named in {@link Throttle#key()}, it reads the header
+     * named by {@code throttle.key.header} (default {@code X-API-Key}); subclass and call
+     * {@link #ApiKey(String)} to read another one.
      */
     class ApiKey implements ThrottleKey {
+        /** The header read by default. */
+        public static final String DEFAULT_HEADER = "X-API-Key";
+
         private final String header;
 
+        /** Reads {@value #DEFAULT_HEADER}. */
         public ApiKey() {
-            this(org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                    .getOptionalValue("throttle.key.header", String.class).orElse("X-API-Key"));
+            this(DEFAULT_HEADER);
         }
 
-        protected ApiKey(String header) {
+        /**
+         * Reads {@code header}.
+         *
+         * @param header the name of the request header holding the key
+         */
+        public ApiKey(String header) {
             if (header == null || header.isBlank()) {
                 throw new IllegalArgumentException("throttle.key.header must name a header");
             }
             this.header = header;
         }
 
+        /** @return the name of the request header this resolver reads */
         public String header() {
             return header;
         }

@@ -1,8 +1,8 @@
 package io.github.throttle.cdi;
 
 import io.github.throttle.Throttle;
-import io.github.throttle.plan.MethodPlans;
-import io.github.throttle.plan.Throttling;
+import io.github.throttle.config.TargetConfig;
+import io.github.throttle.target.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -16,14 +16,14 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * At start-up: reads the settings, opens the store and builds the plan of every {@link Throttle}d bean
+ * At start-up: reads the settings, opens the store and builds the target of every {@link Throttle}d bean
  * method, so that a bad annotation or configuration value fails the deployment instead of a request.
  */
 @ApplicationScoped
 public class StartupCheck {
 
-    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event, BeanManager beans, ThrottleRuntime runtime) {
-        Throttling throttling = runtime.throttling();
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event, BeanManager beans, LimiterBean limiterBean) {
+        Limiter limiter = limiterBean.limiter();
         Set<Class<?>> seen = new HashSet<>();
         for (Bean<?> bean : beans.getBeans(Object.class, Any.Literal.INSTANCE)) {
             Class<?> type = bean.getBeanClass();
@@ -39,8 +39,8 @@ public class StartupCheck {
                 }
                 for (Method m : methods) {
                     if (!m.isSynthetic() && !Modifier.isStatic(m.getModifiers()) && !Modifier.isPrivate(m.getModifiers())
-                            && MethodPlans.annotations(c, m).length > 0) {
-                        throttling.plan(c, m);
+                            && TargetConfig.annotations(c, m).length > 0) {
+                        limiter.target(c, m);
                     }
                 }
             }

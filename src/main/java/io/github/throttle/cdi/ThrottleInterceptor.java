@@ -4,8 +4,8 @@ import io.github.throttle.Caller;
 import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottledException;
-import io.github.throttle.plan.MethodPlan;
-import io.github.throttle.plan.Throttling;
+import io.github.throttle.target.Limiter;
+import io.github.throttle.target.Target;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -27,7 +27,7 @@ import java.util.Optional;
 public class ThrottleInterceptor {
 
     @Inject
-    ThrottleRuntime runtime;
+    LimiterBean limiter;
 
     @Inject
     PrincipalLookup principals;
@@ -35,12 +35,12 @@ public class ThrottleInterceptor {
     @AroundInvoke
     Object throttle(InvocationContext ctx) throws Exception {
         Method method = ctx.getMethod();
-        Throttling throttling = runtime.throttling();
-        MethodPlan plan = throttling.plan(method.getDeclaringClass(), method);
-        if (plan.httpEndpoint() || !throttling.active(plan)) {
+        Limiter l = limiter.limiter();
+        Target target = l.target(method.getDeclaringClass(), method);
+        if (target.httpEndpoint() || !l.active(target)) {
             return ctx.proceed();
         }
-        Decision d = throttling.decide(plan, new BeanCaller(method, principals.current()))
+        Decision d = l.decide(target, new BeanCaller(method, principals.current()))
                 .toCompletableFuture().join();
         if (!d.allowed()) {
             throw new ThrottledException(d);

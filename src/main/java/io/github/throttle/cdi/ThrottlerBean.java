@@ -2,24 +2,20 @@ package io.github.throttle.cdi;
 
 import io.github.throttle.Decision;
 import io.github.throttle.Throttler;
-import io.github.throttle.engine.Decider;
-import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
-import io.github.throttle.engine.StoreCall;
-import io.github.throttle.plan.Throttling;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
-/** The {@link Throttler} bean. */
+/** The {@link Throttler} bean: programmatic calls decided by the application's limiter. */
 @ApplicationScoped
 public class ThrottlerBean implements Throttler {
 
     @Inject
-    ThrottleRuntime runtime;
-
-    private final java.util.concurrent.ConcurrentHashMap<Rate, Limit> known = new java.util.concurrent.ConcurrentHashMap<>();
+    LimiterBean limiter;
 
     @Override
     public Decision acquire(String bucket, String identity, long weight, Rate... rates) {
@@ -28,55 +24,37 @@ public class ThrottlerBean implements Throttler {
 
     @Override
     public CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Rate... rates) {
-        return decide(bucket, identity, weight, true, rates);
+        List<Limit> limits = limits(identity, rates);
+        for (Limit l : limits) {
+            l.checkWeight(weight).ifPresent(broken -> {
+                throw new IllegalArgumentException("weight must be between 1 and the limit " + l.limit() + ", was " + weight);
+            });
+        }
+        return limiter.limiter().decide(bucket, identity, weight, true, limits);
     }
 
     @Override
     public Decision count(String bucket, String identity, Rate... rates) {
-        return decide(bucket, identity, 0, false, rates).toCompletableFuture().join();
+        return limiter.limiter().decide(bucket, identity, 0, false, limits(identity, rates)).toCompletableFuture().join();
     }
 
     @Override
     public void reset(String bucket, String identity) {
-        Throttling t = runtime.throttling();
-        KeyCodec codec = t.codec();
-        t.decider().store().reset(codec.key(codec.bucketHead(bucket), identity)).toCompletableFuture().join();
+        limiter.limiter().reset(bucket, identity).toCompletableFuture().join();
     }
 
-    /** Rates are values: each is checked and turned into a {@link Limit} once. */
-    private Limit limits(Rate r) {
-        Limit l = known.get(r);
-        if (l == null) {
-            long w = r.window().toMillis();
-            l = new Limit(r.limit(), w, r.precision() == null ? w : r.precision().toMillis(), null);
-            if (known.size() < 10_000) {
-                known.put(r, l);
-            }
-        }
-        return l;
-    }
-
-    private CompletionStage<Decision> decide(String bucket, String identity, long weight, boolean record, Rate... rates) {
+    private static List<Limit> limits(String identity, Rate... rates) {
         if (rates.length == 0) {
             throw new IllegalArgumentException("at least one rate is needed");
         }
         if (identity == null || identity.isEmpty()) {
             throw new IllegalArgumentException("an identity is needed");
         }
-        Throttling t = runtime.throttling();
-        Decider decider = t.decider();
-        KeyCodec codec = t.codec();
-        String key = codec.key(codec.bucketHead(bucket), identity);
-        Limit[] limits = new Limit[rates.length];
-        StoreCall.Builder b = StoreCall.builder(decider.now(), record);
-        for (int i = 0; i < rates.length; i++) {
-            Rate r = rates[i];
-            limits[i] = limits(r);
-            if (record && (weight < 1 || weight > r.limit())) {
-                throw new IllegalArgumentException("weight must be between 1 and the limit " + r.limit() + ", was " + weight);
-            }
-            b.add(key, limits[i], weight, i);
+        List<Limit> limits = new ArrayList<>(rates.length);
+        for (Rate r : rates) {
+            long window = r.window().toMillis();
+            limits.add(new Limit(r.limit(), window, r.precision() == null ? window : r.precision().toMillis(), null));
         }
-        return decider.decide(b.build(), limits);
+        return limits;
     }
 }

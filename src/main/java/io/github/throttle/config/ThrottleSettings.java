@@ -1,7 +1,7 @@
 package io.github.throttle.config;
 
+import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.redis.RedisUris;
-import io.lettuce.core.RedisURI;
 import org.eclipse.microprofile.config.Config;
 
 import java.time.Duration;
@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The {@code throttle.*} settings, read and checked once at start-up. Every bad value fails with a message
- * naming its key.
+ * naming its key; a {@code throttle.*} property that is not one of them gets a warning naming it.
  */
 public record ThrottleSettings(
         boolean enabled,
@@ -47,7 +47,17 @@ public record ThrottleSettings(
     public static final String TRUSTED_PROXIES = "throttle.forwarded.trusted-proxies";
     public static final String KEY_HEADER = "throttle.key.header";
 
+    /** Every key Throttle reads. */
+    public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
+            TIME_SOURCE, ON_STORE_FAILURE, HEADERS, TRUSTED_PROXIES, KEY_HEADER);
+
+    private static final System.Logger LOG = System.getLogger("io.github.throttle");
+
     public static ThrottleSettings read(Config config) {
+        for (String unknown : unknownKeys(config.getPropertyNames())) {
+            LOG.log(System.Logger.Level.WARNING, "Throttle does not know the property " + unknown
+                    + " and ignores it; known: " + String.join(", ", KEYS));
+        }
         boolean enabled = bool(config, ENABLED, true);
         Optional<String> uri = string(config, REDIS_URI).filter(s -> !s.isBlank()).map(String::trim);
         boolean cluster = bool(config, REDIS_CLUSTER, false);
@@ -63,11 +73,9 @@ public record ThrottleSettings(
             throw invalid(REDIS_TIMEOUT, timeout.toMillis() + "ms", "must be between 1 ms and 60 s");
         }
         String prefix = string(config, KEY_PREFIX).map(String::trim).orElse("throttle");
-        try {
-            new io.github.throttle.engine.KeyCodec(prefix);
-        } catch (IllegalArgumentException e) {
-            throw invalid(KEY_PREFIX, prefix, e.getMessage());
-        }
+        KeyCodec.checkPrefix(prefix).ifPresent(why -> {
+            throw invalid(KEY_PREFIX, prefix, why);
+        });
         boolean client = choice(config, TIME_SOURCE, "redis", "redis", "client").equals("client");
         boolean deny = choice(config, ON_STORE_FAILURE, "allow", "allow", "deny").equals("deny");
         HeaderStyle headers = switch (choice(config, HEADERS, "ietf", "ietf", "x-ratelimit", "none")) {
@@ -93,24 +101,23 @@ public record ThrottleSettings(
     }
 
     private static void checkUri(String uri, boolean cluster) {
-        String[] parts = cluster ? uri.split(",") : new String[] {uri};
-        for (String p : parts) {
-            String u = p.trim();
-            try {
-                RedisURI parsed = RedisURI.create(u);
-                if (parsed.getHost() == null && parsed.getSentinels().isEmpty() && parsed.getSocket() == null) {
-                    throw new IllegalArgumentException("no host");
-                }
-                if (cluster && !parsed.getSentinels().isEmpty()) {
-                    throw new IllegalArgumentException("a cluster takes redis:// or rediss:// seed URIs, not sentinels");
-                }
-            } catch (RuntimeException e) {
-                throw new InvalidThrottleException("Invalid " + REDIS_URI + "=" + RedisUris.redact(u)
-                        + ": not a Redis URI (redis://host:port, rediss://..., redis-sentinel://host:port/0#master"
-                        + (cluster ? ", or a comma-separated list of seeds" : "") + "): "
-                        + RedisUris.redact(String.valueOf(e.getMessage())));
+        try {
+            RedisUris.parse(uri, cluster);
+        } catch (IllegalArgumentException e) {
+            throw invalid(REDIS_URI, RedisUris.redact(uri), e.getMessage());
+        }
+    }
+
+    /** The names among {@code names} that look like Throttle settings but are not one (a typo, say). */
+    public static List<String> unknownKeys(Iterable<String> names) {
+        List<String> unknown = new ArrayList<>();
+        for (String name : names) {
+            if (name.startsWith("throttle.") && !KEYS.contains(name)) {
+                unknown.add(name);
             }
         }
+        unknown.sort(null);
+        return unknown;
     }
 
     private static Optional<String> string(Config config, String key) {

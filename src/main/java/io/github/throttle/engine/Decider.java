@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Turns store calls into {@link Decision}s: picks the clock, bounds every store call by the timeout, and
- * applies the failure policy. After a failure the store is not asked again for {@code openMillis}
+ * applies the failure policy. After a failure the store is not asked again for {@code openPeriod}
  * (callers get the failure decision at once); then one call probes it. A failure episode is logged once
  * when it starts and once when it ends.
  */
@@ -53,102 +54,76 @@ public final class Decider {
         return store;
     }
 
-    public Duration timeout() {
-        return timeout;
-    }
-
     /**
      * Decides a call. Never completes exceptionally because of the store: failures become the failure
      * decision ({@link Decision#unmetered()} or {@link Decision#unavailable(long)}).
      *
-     * @param quotas the declared limits, indexed by {@link StoreCall#quota(int)}
+     * @param limits the caller's limits, indexed by {@link StoreCall#limitIndex(int)}
      */
-    public CompletionStage<Decision> decide(StoreCall call, Limit[] quotas) {
+    public CompletionStage<Decision> decide(StoreCall call, List<Limit> limits) {
         boolean probe = false;
         if (failing) {
-            // the clock is read only while failing: a healthy call has no use for it
             if (clock.millis() < openUntil || !probing.compareAndSet(false, true)) {
                 return CompletableFuture.completedFuture(failure());
             }
             probe = true;
         }
-        boolean wasProbe = probe;
+        boolean isProbe = probe;
         CompletableFuture<StoreReply> reply;
         try {
             reply = store.decide(call).toCompletableFuture();
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        StoreReply at = reply.isDone() && !reply.isCompletedExceptionally() ? reply.getNow(null) : null;
-        if (at != null) {
-            // answered already (the embedded store): no timer, no continuation
-            if (wasProbe) {
+        // a reply that is already in (the embedded store) schedules no timeout and runs the handler at once
+        return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((r, e) -> {
+            if (isProbe) {
                 probing.set(false);
             }
+            if (e != null) {
+                onFailure(e);
+                return failure();
+            }
             onSuccess();
-            return CompletableFuture.completedFuture(decision(at, call, quotas));
-        }
-        return reply.orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                .handle((r, e) -> {
-                    if (wasProbe) {
-                        probing.set(false);
-                    }
-                    if (e != null) {
-                        onFailure(e);
-                        return failure();
-                    }
-                    onSuccess();
-                    return decision(r, call, quotas);
-                });
+            return decision(r, call, limits);
+        });
     }
 
-    /** Builds the decision: per declared limit, the figures of its most constrained identity. */
-    public static Decision decision(StoreReply r, StoreCall call, Limit[] quotas) {
-        int q = quotas.length;
-        if (call.pairCount() == q && call.inQuotaOrder()) {
-            // the usual call: one identity, each declared limit once; its figures are the decision's
-            Decision.Quota[] list = new Decision.Quota[q];
-            for (int p = 0; p < q; p++) {
-                Limit l = quotas[p];
-                list[p] = new Decision.Quota(l.policy(), l.limit(), l.durationMillis(), r.remaining(p), r.waitMillis(p),
-                        r.violated(p));
-            }
-            return Decision.of(r.allowed(), List.of(list));
-        }
-        long[] remaining = new long[q];
-        long[] wait = new long[q];
-        boolean[] violated = new boolean[q];
-        boolean[] seen = new boolean[q];
+    /**
+     * Builds the decision: per limit, the figures of its most constrained identity. A violated identity wins
+     * (the longest wait among violated ones); otherwise the least remaining weight, and on a tie the longer
+     * wait.
+     */
+    public static Decision decision(StoreReply r, StoreCall call, List<Limit> limits) {
+        Decision.Quota[] folded = new Decision.Quota[limits.size()];
         for (int p = 0; p < call.pairCount(); p++) {
-            int i = call.quota(p);
-            long rem = r.remaining(p);
-            long w = r.waitMillis(p);
-            boolean v = r.violated(p);
-            if (!seen[i]) {
-                seen[i] = true;
-                remaining[i] = rem;
-                wait[i] = w;
-                violated[i] = v;
-                continue;
-            }
-            if (v && !violated[i]) {
-                violated[i] = true;
-                wait[i] = w;
-            } else if (v) {
-                wait[i] = Math.max(wait[i], w);
-            } else if (!violated[i] && (rem < remaining[i] || (rem == remaining[i] && w > wait[i]))) {
-                wait[i] = w;
-            }
-            remaining[i] = Math.min(remaining[i], rem);
+            int i = call.limitIndex(p);
+            Limit l = limits.get(i);
+            Decision.Quota q = new Decision.Quota(l.policy(), l.limit(), l.durationMillis(), r.remaining(p),
+                    r.waitMillis(p), r.violated(p));
+            folded[i] = folded[i] == null ? q : tighter(folded[i], q);
         }
-        List<Decision.Quota> list = new ArrayList<>(q);
-        for (int i = 0; i < q; i++) {
-            if (seen[i]) {
-                Limit l = quotas[i];
-                list.add(new Decision.Quota(l.policy(), l.limit(), l.durationMillis(), remaining[i], wait[i], violated[i]));
+        List<Decision.Quota> quotas = new ArrayList<>(limits.size());
+        for (Decision.Quota q : folded) {
+            if (q != null) {
+                quotas.add(q);
             }
         }
-        return Decision.of(r.allowed(), list);
+        return Decision.of(r.allowed(), quotas);
+    }
+
+    /** The figures of one limit over two identities. */
+    private static Decision.Quota tighter(Decision.Quota a, Decision.Quota b) {
+        long remaining = Math.min(a.remaining(), b.remaining());
+        long wait;
+        if (a.violated() || b.violated()) {
+            wait = Math.max(a.violated() ? a.resetMillis() : 0, b.violated() ? b.resetMillis() : 0);
+        } else if (b.remaining() != a.remaining()) {
+            wait = b.remaining() < a.remaining() ? b.resetMillis() : a.resetMillis();
+        } else {
+            wait = Math.max(a.resetMillis(), b.resetMillis());
+        }
+        return new Decision.Quota(a.policy(), a.limit(), a.windowMillis(), remaining, wait, a.violated() || b.violated());
     }
 
     private Decision failure() {
@@ -161,7 +136,7 @@ public final class Decider {
         if (!failing) {
             failing = true;
             LOG.log(Level.WARNING, "Throttle: " + store.describe() + " failed ("
-                    + (cause instanceof TimeoutException ? "no answer within " + timeout.toMillis() + " ms" : describe(cause))
+                    + (cause instanceof TimeoutException ? "no answer within " + timeout.toMillis() + " ms" : store.describe(cause))
                     + "); calls are " + (denyOnFailure ? "denied" : "allowed without counting") + " until it answers again");
         }
     }
@@ -171,11 +146,5 @@ public final class Decider {
             failing = false;
             LOG.log(Level.INFO, "Throttle: " + store.describe() + " answers again; counting resumed");
         }
-    }
-
-    private static String describe(Throwable t) {
-        String m = t.getMessage();
-        // never echo a URI with credentials
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + io.github.throttle.redis.RedisUris.redact(m));
     }
 }

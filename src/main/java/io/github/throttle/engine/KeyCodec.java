@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.Optional;
 
 /**
  * Builds the store key of a (bucket, identity): {@code <prefix>:<bucket>:<identity>}.
@@ -22,12 +23,20 @@ public final class KeyCodec {
 
     private final String prefix;
 
+    /** @throws IllegalArgumentException when {@link #checkPrefix} refuses the prefix */
     public KeyCodec(String prefix) {
-        if (prefix.isEmpty() || prefix.length() > MAX_PREFIX || !plain(prefix, false)) {
-            throw new IllegalArgumentException("the key prefix must be 1 to " + MAX_PREFIX
-                    + " characters among A-Z a-z 0-9 . _ - # $ @, was '" + prefix + "'");
-        }
+        checkPrefix(prefix).ifPresent(why -> {
+            throw new IllegalArgumentException(why + ", was '" + prefix + "'");
+        });
         this.prefix = prefix + ":";
+    }
+
+    /** Why {@code prefix} cannot start keys, if it cannot. */
+    public static Optional<String> checkPrefix(String prefix) {
+        if (prefix.isEmpty() || prefix.length() > MAX_PREFIX || !plain(prefix, false)) {
+            return Optional.of("the key prefix must be 1 to " + MAX_PREFIX + " characters among A-Z a-z 0-9 . _ - # $ @");
+        }
+        return Optional.empty();
     }
 
     /**

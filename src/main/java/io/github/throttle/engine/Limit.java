@@ -1,61 +1,42 @@
 package io.github.throttle.engine;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * One window: at most {@code limit} weight per {@code durationMillis}, counted in sub-buckets of
- * {@code precisionMillis}. Immutable; built once per method and reused for every call.
+ * One limit, as declared: at most {@link #limit()} weight per window of {@link #durationMillis()}, counted in
+ * sub-buckets of {@link #precisionMillis()}. Immutable; built once per target and shared by its calls.
+ *
+ * <p>The rules a limit must satisfy live here, in {@link #check}: configuration reports a broken rule with
+ * the method and member at fault, programmatic callers get an {@link IllegalArgumentException}.
  */
 public final class Limit {
 
-    /** Upper bound of {@link #limit()}: the script keeps counts in 32-bit fields. */
+    /** Upper bound of {@link #limit()}: stores keep counts in 32 bits. */
     public static final long MAX_LIMIT = Integer.MAX_VALUE;
-    /** Upper bound of sub-buckets per window: bounds memory (and fits the script's 3-byte sub-bucket names). */
-    public static final long MAX_BLOCKS = 1_000_000;
-    /** Windows of at most this many sub-buckets keep them in a ring (see {@code sliding-window.lua}); longer ones in a chain. */
-    static final long RING_BLOCKS = 64;
+    /** Upper bound of sub-buckets per window: bounds the memory of one identity. */
+    public static final long MAX_SUB_BUCKETS = 1_000_000;
 
     private final long limit;
     private final long durationMillis;
     private final long precisionMillis;
-    private final long blocks;
-    private final String tag;
+    private final long subBuckets;
     private final String policy;
-    private final String[] scriptArgs;
 
     /**
      * @param policy name shown to clients for this limit; {@code null} derives one from the window
      *               (e.g. {@code 1h}, {@code 250ms})
+     * @throws IllegalArgumentException when a rule of {@link #check} is broken
      */
     public Limit(long limit, long durationMillis, long precisionMillis, String policy) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", was " + limit);
-        }
-        if (durationMillis < 1) {
-            throw new IllegalArgumentException("duration must be at least 1 ms, was " + durationMillis + " ms");
-        }
-        if (precisionMillis < 1 || precisionMillis > durationMillis) {
-            throw new IllegalArgumentException("precision must be between 1 ms and the duration (" + durationMillis
-                    + " ms), was " + precisionMillis + " ms");
-        }
-        long k = (durationMillis + precisionMillis - 1) / precisionMillis;
-        if (k > MAX_BLOCKS) {
-            throw new IllegalArgumentException("duration / precision must not exceed " + MAX_BLOCKS
-                    + " sub-buckets, was " + k);
-        }
+        check(limit, durationMillis, precisionMillis).ifPresent(broken -> {
+            throw new IllegalArgumentException(broken.member() + " = " + broken.value() + " " + broken.why());
+        });
         this.limit = limit;
         this.durationMillis = durationMillis;
         this.precisionMillis = precisionMillis;
-        this.blocks = k;
-        // field prefix inside the identity's hash: names the window, so limits of one bucket never collide;
-        // windows the script keeps as a chain of packed fields end in ';' (their fields once held decimal
-        // numbers: a key written that way is never read as packed)
-        this.tag = Long.toString(durationMillis, 36)
-                + (precisionMillis == durationMillis ? "" : "/" + Long.toString(precisionMillis, 36))
-                + (k > RING_BLOCKS ? ";" : ":");
+        this.subBuckets = subBuckets(durationMillis, precisionMillis);
         this.policy = policy != null ? policy : windowName(durationMillis);
-        // base 36, as the script reads numbers (tonumber(s, 36) costs Redis half of a decimal tonumber)
-        this.scriptArgs = new String[] {tag, Long.toString(limit, 36), Long.toString(precisionMillis, 36), Long.toString(k, 36)};
     }
 
     public static Limit of(long limit, long durationMillis, long precisionMillis) {
@@ -65,6 +46,46 @@ public final class Limit {
     /** A fixed window (precision = duration). */
     public static Limit fixed(long limit, long durationMillis) {
         return new Limit(limit, durationMillis, durationMillis, null);
+    }
+
+    /** A rule that a limit's figures break: which member, its value, and why it is refused. */
+    public record Broken(String member, long value, String why) {
+    }
+
+    /** The first rule these figures break, if any. */
+    public static Optional<Broken> check(long limit, long durationMillis, long precisionMillis) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            return Optional.of(new Broken("limit", limit, "must be between 1 and " + MAX_LIMIT));
+        }
+        if (durationMillis < 1) {
+            return Optional.of(new Broken("duration", durationMillis, "must be at least 1 ms"));
+        }
+        if (precisionMillis < 1 || precisionMillis > durationMillis) {
+            return Optional.of(new Broken("precision", precisionMillis,
+                    "must be between 1 ms and the duration (" + durationMillis + " ms)"));
+        }
+        long k = subBuckets(durationMillis, precisionMillis);
+        if (k > MAX_SUB_BUCKETS) {
+            return Optional.of(new Broken("precision", precisionMillis, "makes " + k + " sub-buckets; at most "
+                    + MAX_SUB_BUCKETS + " are allowed per window"));
+        }
+        return Optional.empty();
+    }
+
+    /** Why {@code weight} cannot be charged against this limit, if it cannot: it must be between 1 and the limit. */
+    public Optional<Broken> checkWeight(long weight) {
+        if (weight < 1) {
+            return Optional.of(new Broken("weight", weight, "must be at least 1"));
+        }
+        if (weight > limit) {
+            return Optional.of(new Broken("weight", weight, "must not exceed the limit (" + limit
+                    + "): such a call could never pass"));
+        }
+        return Optional.empty();
+    }
+
+    private static long subBuckets(long durationMillis, long precisionMillis) {
+        return (durationMillis + precisionMillis - 1) / precisionMillis;
     }
 
     /** The shortest readable name of a window length: {@code 250ms}, {@code 1s}, {@code 90s}, {@code 1h}. */
@@ -96,42 +117,32 @@ public final class Limit {
         return precisionMillis;
     }
 
-    /** The sub-bucket holding {@code nowMillis}: {@code floor(now / precision)}, without a division while it lasts. */
-    public long block(long nowMillis) {
-        Span s = span;
-        long into = nowMillis - s.start;
-        if (into >= 0 && into < precisionMillis) {
-            return s.block;
-        }
-        long b = Math.floorDiv(nowMillis, precisionMillis);
-        span = new Span(b * precisionMillis, b);
-        return b;
-    }
-
-    /** The last sub-bucket asked for, shared by the callers of this limit (immutable: read whole or not). */
-    private record Span(long start, long block) {
-    }
-
-    /** Not volatile: a caller that sees an older span only computes its block again (final fields publish it whole). */
-    private Span span = new Span(Long.MIN_VALUE, 0);
-
     /** Sub-buckets per window: {@code ceil(duration / precision)}. */
-    public long blocks() {
-        return blocks;
+    public long subBuckets() {
+        return subBuckets;
     }
 
-    /** Identifies the window among the limits stored for one identity. */
-    public String tag() {
-        return tag;
+    /** The sub-bucket holding {@code nowMillis}: {@code floor(now / precision)}. */
+    public long subBucket(long nowMillis) {
+        return Math.floorDiv(nowMillis, precisionMillis);
     }
 
+    /** When sub-bucket {@code b} leaves the window: {@code (b + k) * precision}. */
+    public long leavesAt(long b) {
+        return (b + subBuckets) * precisionMillis;
+    }
+
+    /**
+     * Whether both limits count the same window (same duration and precision): such limits of one bucket and
+     * identity would share their counts.
+     */
+    public boolean sameWindow(Limit other) {
+        return durationMillis == other.durationMillis && precisionMillis == other.precisionMillis;
+    }
+
+    /** The name shown to clients ({@code RateLimit-Policy}). */
     public String policy() {
         return policy;
-    }
-
-    /** The script arguments of this limit, without the weight: tag, limit, precision, blocks. */
-    public String[] scriptArgs() {
-        return scriptArgs;
     }
 
     @Override

@@ -3,8 +3,9 @@ package io.github.throttle.engine;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Where counts live. Every implementation applies the same rules (see the README, "Counting semantics"):
- * a store call is atomic over all its keys and limits, a denied call records nothing, and idle keys expire.
+ * Where counts live. Every implementation applies the same rules (docs/how-it-works.md, "Counting
+ * semantics"): a store call is atomic over all its keys and limits, a denied call records nothing, and idle
+ * keys expire.
  */
 public interface Store extends AutoCloseable {
 
@@ -16,6 +17,12 @@ public interface Store extends AutoCloseable {
 
     /** A short description for logs (never with credentials). */
     String describe();
+
+    /** A failure of this store, described for a log line (never with credentials). */
+    default String describe(Throwable failure) {
+        String m = failure.getMessage();
+        return failure.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
 
     @Override
     void close();

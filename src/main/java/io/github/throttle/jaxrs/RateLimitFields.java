@@ -20,33 +20,22 @@ public final class RateLimitFields {
     private RateLimitFields() {
     }
 
-    /** Adds the rate-limit fields of an allowed (or denied) call. */
+    /** Adds the rate-limit fields of a call, in the configured style; none for an unmetered decision. */
     public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers) {
-        write(d, style, headers, null);
-    }
-
-    /**
-     * As {@link #write(Decision, HeaderStyle, MultivaluedMap)}, with the parts of the fields that depend only on
-     * the declared limits already made by {@link #shape(List)} for these quotas, or null.
-     */
-    public static void write(Decision d, HeaderStyle style, MultivaluedMap<String, Object> headers, Shape shape) {
         if (d.isUnmetered() || style == HeaderStyle.NONE) {
             return;
         }
         List<Decision.Quota> quotas = d.quotas();
         if (style == HeaderStyle.IETF) {
-            if (shape == null) {
-                shape = shape(quotas);
-            }
+            StringBuilder policy = new StringBuilder(32 * quotas.size());
             StringBuilder state = new StringBuilder(32 * quotas.size());
-            for (int i = 0; i < quotas.size(); i++) {
-                Decision.Quota q = quotas.get(i);
-                if (i > 0) {
-                    state.append(", ");
-                }
-                state.append(shape.heads[i]).append(q.remaining()).append(";t=").append(secondsFloor0(q.resetMillis()));
+            for (Decision.Quota q : quotas) {
+                String separator = policy.length() == 0 ? "" : ", ";
+                String name = sfString(q.policy());
+                policy.append(separator).append(name).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
+                state.append(separator).append(name).append(";r=").append(q.remaining()).append(";t=").append(secondsUp(q.resetMillis()));
             }
-            headers.putSingle("RateLimit-Policy", shape.policy);
+            headers.putSingle("RateLimit-Policy", policy.toString());
             headers.putSingle("RateLimit", state.toString());
         } else {
             Decision.Quota tightest = quotas.get(0);
@@ -57,37 +46,7 @@ public final class RateLimitFields {
             }
             headers.putSingle("X-RateLimit-Limit", Long.toString(tightest.limit()));
             headers.putSingle("X-RateLimit-Remaining", Long.toString(tightest.remaining()));
-            headers.putSingle("X-RateLimit-Reset", Long.toString(secondsFloor0(tightest.resetMillis())));
-        }
-    }
-
-    /**
-     * What the fields of these quotas share in every response: the {@code RateLimit-Policy} value, and each
-     * quota's start of its {@code RateLimit} member ({@code "name";r=}). Depends only on the declared limits.
-     */
-    public static Shape shape(List<Decision.Quota> quotas) {
-        StringBuilder policy = new StringBuilder(32 * quotas.size());
-        String[] heads = new String[quotas.size()];
-        for (int i = 0; i < heads.length; i++) {
-            Decision.Quota q = quotas.get(i);
-            String name = sfString(q.policy());
-            if (i > 0) {
-                policy.append(", ");
-            }
-            policy.append(name).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
-            heads[i] = name + ";r=";
-        }
-        return new Shape(policy.toString(), heads);
-    }
-
-    /** See {@link #shape(List)}. */
-    public static final class Shape {
-        private final String policy;
-        private final String[] heads;
-
-        private Shape(String policy, String[] heads) {
-            this.policy = policy;
-            this.heads = heads;
+            headers.putSingle("X-RateLimit-Reset", Long.toString(secondsUp(tightest.resetMillis())));
         }
     }
 
@@ -130,7 +89,7 @@ public final class RateLimitFields {
     }
 
     /** Whole seconds, rounded up; 0 only for 0. */
-    static long secondsFloor0(long millis) {
+    static long secondsUp(long millis) {
         return millis <= 0 ? 0 : (millis + 999) / 1000;
     }
 

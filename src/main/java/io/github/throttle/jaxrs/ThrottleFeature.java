@@ -1,10 +1,10 @@
 package io.github.throttle.jaxrs;
 
-import io.github.throttle.cdi.ThrottleRuntime;
+import io.github.throttle.cdi.LimiterBean;
+import io.github.throttle.config.TargetConfig;
 import io.github.throttle.config.ThrottleSettings;
-import io.github.throttle.plan.MethodPlan;
-import io.github.throttle.plan.MethodPlans;
-import io.github.throttle.plan.Throttling;
+import io.github.throttle.target.Limiter;
+import io.github.throttle.target.Target;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
@@ -16,31 +16,31 @@ import java.lang.reflect.Method;
 
 /**
  * Registers a {@link ThrottleFilter} on each resource method with an effective {@code @Throttle}, building
- * (and checking) its plan at deployment. Unthrottled methods get no filter and no fields.
+ * (and checking) its target at deployment. Unthrottled methods get no filter and no fields.
  */
 @Provider
 public class ThrottleFeature implements DynamicFeature {
 
-    private volatile Throttling throttling;
+    private volatile Limiter limiter;
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
         GrizzlyStatusLine.registerTooManyRequests();
         Class<?> type = resource.getResourceClass();
         Method method = resource.getResourceMethod();
-        if (type == null || method == null || MethodPlans.annotations(type, method).length == 0) {
+        if (type == null || method == null || TargetConfig.annotations(type, method).length == 0) {
             return;
         }
-        Throttling t = throttling();
-        // plans are keyed by the class that declares the method, as the interceptor sees it
-        Class<?> declaring = MethodPlans.annotations(method.getDeclaringClass(), method).length > 0 ? method.getDeclaringClass() : type;
-        MethodPlan plan = t.plan(declaring, method);
-        if (t.active(plan)) {
-            ThrottleFilter filter = new ThrottleFilter(t, plan);
+        Limiter l = limiter();
+        // targets are keyed by the class that declares the method, as the interceptor sees it
+        Class<?> declaring = TargetConfig.annotations(method.getDeclaringClass(), method).length > 0 ? method.getDeclaringClass() : type;
+        Target target = l.target(declaring, method);
+        if (l.active(target)) {
+            ThrottleFilter filter = new ThrottleFilter(l, target);
             context.register(filter, Priorities.AUTHORIZATION + 10);
-            if (t.settings().headers() != ThrottleSettings.HeaderStyle.NONE) {
+            if (l.settings().headers() != ThrottleSettings.HeaderStyle.NONE) {
                 // with none, allowed responses get nothing: no response filter at all
-                context.register(new ThrottleFilter.Fields(filter), Priorities.AUTHORIZATION + 10);
+                context.register(new ThrottleFilter.Fields(l.settings().headers()), Priorities.AUTHORIZATION + 10);
             }
             if (QuarkusRest.PRESENT) {
                 // only Quarkus REST suspends a request while the store decides
@@ -49,12 +49,13 @@ public class ThrottleFeature implements DynamicFeature {
         }
     }
 
-    private Throttling throttling() {
-        Throttling t = throttling;
-        if (t == null) {
-            t = CDI.current().select(ThrottleRuntime.class).get().throttling();
-            throttling = t;
+    private Limiter limiter() {
+        Limiter l = limiter;
+        if (l == null) {
+            // JAX-RS makes this provider, not CDI: it looks the application's limiter up once
+            l = CDI.current().select(LimiterBean.class).get().limiter();
+            limiter = l;
         }
-        return t;
+        return l;
     }
 }

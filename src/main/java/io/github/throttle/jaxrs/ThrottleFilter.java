@@ -2,8 +2,8 @@ package io.github.throttle.jaxrs;
 
 import io.github.throttle.Decision;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
-import io.github.throttle.plan.MethodPlan;
-import io.github.throttle.plan.Throttling;
+import io.github.throttle.target.Limiter;
+import io.github.throttle.target.Target;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -22,15 +22,15 @@ final class ThrottleFilter implements ContainerRequestFilter {
     static final String DECISION = "io.github.throttle.decision";
     static final String PENDING = "io.github.throttle.pending";
 
-    private final Throttling throttling;
-    private final MethodPlan plan;
+    private final Limiter limiter;
+    private final Target target;
     private final ForwardedFor forwarded;
     private volatile PeerAddress peer;
 
-    ThrottleFilter(Throttling throttling, MethodPlan plan) {
-        this.throttling = throttling;
-        this.plan = plan;
-        this.forwarded = new ForwardedFor(throttling.settings().trustedProxies());
+    ThrottleFilter(Limiter limiter, Target target) {
+        this.limiter = limiter;
+        this.target = target;
+        this.forwarded = new ForwardedFor(limiter.settings().trustedProxies());
     }
 
     @Override
@@ -40,7 +40,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
             p = PeerAddress.forRuntime(ctx);
             peer = p;
         }
-        CompletableFuture<Decision> decision = throttling.decide(plan, new HttpCaller(ctx, plan.method(), p, forwarded))
+        CompletableFuture<Decision> decision = limiter.decide(target, new HttpCaller(ctx, target.method(), p, forwarded))
                 .toCompletableFuture();
         // waiting is cheaper than two thread hops, and allowed everywhere but on an event loop
         if (decision.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.handles(ctx) || !QuarkusRest.onEventLoop()) {
@@ -59,33 +59,22 @@ final class ThrottleFilter implements ContainerRequestFilter {
         if (d.allowed()) {
             ctx.setProperty(DECISION, d);
         } else {
-            ctx.abortWith(RateLimitFields.denied(d, throttling.settings().headers()));
+            ctx.abortWith(RateLimitFields.denied(d, limiter.settings().headers()));
         }
     }
 
     /** Puts the rate-limit fields of the decision on an allowed response (not registered for {@code none}). */
     static final class Fields implements ContainerResponseFilter {
-        private final ThrottleFilter filter;
         private final HeaderStyle style;
-        /** What this method's fields share in every response, made on first use. */
-        private volatile RateLimitFields.Shape shape;
 
-        Fields(ThrottleFilter filter) {
-            this.filter = filter;
-            this.style = filter.throttling.settings().headers();
+        Fields(HeaderStyle style) {
+            this.style = style;
         }
 
         @Override
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-            Object d = request.getProperty(DECISION);
-            if (d instanceof Decision decision && response.getStatus() != 429) {
-                RateLimitFields.Shape s = shape;
-                if (s == null && !decision.isUnmetered() && decision.quotas().size() == filter.plan.quotas().length) {
-                    // every declared limit is in every metered decision: the shape is the method's own
-                    s = RateLimitFields.shape(decision.quotas());
-                    shape = s;
-                }
-                RateLimitFields.write(decision, style, response.getHeaders(), s);
+            if (request.getProperty(DECISION) instanceof Decision decision && response.getStatus() != 429) {
+                RateLimitFields.write(decision, style, response.getHeaders());
             }
         }
     }

@@ -5,13 +5,10 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +23,7 @@ import java.util.stream.Collectors;
  * Counts in a Redis Cluster: one {@code EVALSHA} of {@link SlidingWindowScript} per hash slot a call touches,
  * sent to the primary serving that slot. Each node caches the script the first time it answers
  * {@code NOSCRIPT}. The client follows {@code MOVED} and {@code ASK} redirections and refreshes its view of
- * the slots when it meets one, on reconnects, and every {@value #REFRESH_SECONDS} s, so a slot migration
+ * the slots when it meets one, on reconnects, and every 30 s, so a slot migration
  * or a failover surfaces no error to callers; a script refused with {@code TRYAGAIN} (its keys are split
  * between two nodes in the middle of a migration) is sent again shortly.
  *
@@ -53,55 +50,43 @@ import java.util.stream.Collectors;
  */
 public final class RedisClusterStore implements Store {
 
-    static final int REFRESH_SECONDS = 30;
     private static final int TRYAGAIN_ATTEMPTS = 50;
     private static final Executor TRYAGAIN_DELAY = CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS);
 
     private final List<RedisURI> seeds;
-    private final Duration timeout;
     private final long expirySlackMillis;
     private final ClientResources resources;
     private final RedisClusterClient client;
-    private volatile CompletableFuture<StatefulRedisClusterConnection<String, String>> connection;
+    private final LazyConnection<StatefulRedisClusterConnection<String, String>> connection;
 
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout) {
         this(seeds, timeout, 0);
     }
 
+    /** @param expirySlackMillis kept after a key's last weight leaves its windows (tests) */
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis) {
         if (seeds.isEmpty()) {
             throw new IllegalArgumentException("a Redis Cluster needs at least one seed URI");
         }
         this.seeds = List.copyOf(seeds);
-        this.timeout = timeout;
         this.expirySlackMillis = expirySlackMillis;
         for (RedisURI seed : this.seeds) {
             seed.setTimeout(timeout);
         }
-        this.resources = ClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RedisStore.RECONNECT_AT_LEAST_EVERY, 2, TimeUnit.MILLISECONDS))
-                .build();
+        this.resources = ClientSetup.resources();
         this.client = RedisClusterClient.create(resources, this.seeds);
-        client.setOptions(clientOptions(timeout));
-    }
-
-    static ClusterClientOptions clientOptions(Duration timeout) {
-        return ClusterClientOptions.builder(RedisStore.clientOptions(timeout))
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enablePeriodicRefresh(Duration.ofSeconds(REFRESH_SECONDS))
-                        .enableAllAdaptiveRefreshTriggers()
-                        // during a migration one refresh per second is enough: redirections are followed meanwhile
-                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
-                        .build())
-                .build();
+        client.setOptions(ClientSetup.clusterOptions(timeout));
+        // the asynchronous connect needs the slot map first; loading it never blocks the caller
+        this.connection = new LazyConnection<>(() -> client.refreshPartitionsAsync()
+                .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8)));
     }
 
     @Override
     public CompletionStage<StoreReply> decide(StoreCall call) {
-        return connection().thenCompose(c -> {
+        return connection.get().thenCompose(c -> {
             SlotGroups groups = SlotGroups.of(call);
             if (groups.size() == 1) {
-                return run(c, call.keys(), SlidingWindowScript.args(call, expirySlackMillis))
+                return run(c, call.keys(), SlidingWindowScript.args(call, expirySlackMillis, SlidingWindowScript.mode(call)))
                         .thenApply(reply -> SlidingWindowScript.reply(reply, call));
             }
             return decideAcrossSlots(c, groups);
@@ -110,7 +95,7 @@ public final class RedisClusterStore implements Store {
 
     private CompletionStage<StoreReply> decideAcrossSlots(StatefulRedisClusterConnection<String, String> c, SlotGroups groups) {
         List<StoreCall> parts = groups.parts();
-        String mode = groups.whole().record() ? SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS : "0";
+        String mode = groups.whole().record() ? SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS : SlidingWindowScript.REPORT;
         List<String[]> args = new ArrayList<>(parts.size());
         List<CompletableFuture<List<Object>>> runs = new ArrayList<>(parts.size());
         for (StoreCall part : parts) {
@@ -167,7 +152,7 @@ public final class RedisClusterStore implements Store {
             StoreReply r = replies[g];
             boolean refunded = !allowed && r.allowed() && whole.record();
             for (int q = 0; q < part.pairCount(); q++) {
-                int p = part.quota(q);
+                int p = part.limitIndex(q);
                 long remaining = r.remaining(q);
                 long wait = r.waitMillis(q);
                 if (refunded) {
@@ -208,28 +193,7 @@ public final class RedisClusterStore implements Store {
     @Override
     public CompletionStage<Void> reset(String... keys) {
         // the cluster API splits a multi-key DEL by slot
-        return connection().thenCompose(c -> c.async().del(keys)).thenApply(n -> null);
-    }
-
-    private CompletableFuture<StatefulRedisClusterConnection<String, String>> connection() {
-        CompletableFuture<StatefulRedisClusterConnection<String, String>> c = connection;
-        // once connected, the client reconnects on its own; only a failed first connect is tried again
-        if (c == null || c.isCompletedExceptionally()) {
-            synchronized (this) {
-                c = connection;
-                if (c == null || c.isCompletedExceptionally()) {
-                    // the asynchronous connect needs the slot map first; loading it never blocks the caller
-                    c = client.refreshPartitionsAsync().toCompletableFuture()
-                            .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8));
-                    connection = c;
-                }
-            }
-        }
-        return c;
-    }
-
-    public Duration timeout() {
-        return timeout;
+        return connection.get().thenCompose(c -> c.async().del(keys)).thenApply(n -> null);
     }
 
     @Override
@@ -238,11 +202,13 @@ public final class RedisClusterStore implements Store {
     }
 
     @Override
+    public String describe(Throwable failure) {
+        return RedisUris.redact(Store.super.describe(failure));
+    }
+
+    @Override
     public void close() {
-        CompletableFuture<StatefulRedisClusterConnection<String, String>> c = connection;
-        if (c != null && c.isDone() && !c.isCompletedExceptionally()) {
-            c.join().close();
-        }
+        connection.close();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         resources.shutdown(0, 2, TimeUnit.SECONDS);
     }

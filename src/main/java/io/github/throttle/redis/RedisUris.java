@@ -2,12 +2,65 @@ package io.github.throttle.redis;
 
 import io.lettuce.core.RedisURI;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 
-/** Describes Redis URIs for logs and messages without their credentials. */
+/** Reads {@code throttle.redis.uri}, the one place that does, and describes URIs without their credentials. */
 public final class RedisUris {
 
     private RedisUris() {
+    }
+
+    /**
+     * @param uri     {@code redis://}, {@code rediss://}, {@code redis-sentinel://} or {@code rediss-sentinel://};
+     *                with {@code cluster}, one or more comma-separated {@code redis://} or {@code rediss://}
+     *                seed nodes
+     * @param cluster whether {@code uri} lists the seeds of a Redis Cluster
+     * @return the parsed URI (one, unless a cluster)
+     * @throws IllegalArgumentException saying why (never quoting credentials)
+     */
+    public static List<RedisURI> parse(String uri, boolean cluster) {
+        if (!cluster) {
+            return List.of(parseOne(uri));
+        }
+        List<RedisURI> seeds = new ArrayList<>();
+        for (String seed : (uri == null ? "" : uri).split(",", -1)) {
+            if (seed.isBlank()) {
+                throw new IllegalArgumentException("an empty seed in the comma-separated list");
+            }
+            RedisURI parsed = parseOne(seed.trim());
+            if (!parsed.getSentinels().isEmpty() || parsed.getSocket() != null) {
+                throw new IllegalArgumentException("cluster seeds must be redis:// or rediss:// host:port URIs, not sentinels or sockets");
+            }
+            if (!seeds.isEmpty() && seeds.get(0).isSsl() != parsed.isSsl()) {
+                throw new IllegalArgumentException("seeds mix redis:// and rediss://");
+            }
+            seeds.add(parsed);
+        }
+        return seeds;
+    }
+
+    private static RedisURI parseOne(String uri) {
+        if (uri == null || uri.isBlank()) {
+            throw new IllegalArgumentException("it is empty");
+        }
+        RedisURI parsed;
+        try {
+            parsed = RedisURI.create(uri.trim());
+        } catch (RuntimeException e) {
+            // the parser's message may quote the URI, password included: do not pass it on
+            throw new IllegalArgumentException("not a Redis URI (redis://host:port, rediss://..., redis-sentinel://host:port/0#master)");
+        }
+        if (parsed.getSentinels().isEmpty() && parsed.getSocket() == null
+                && (parsed.getHost() == null || parsed.getHost().isBlank())) {
+            throw new IllegalArgumentException("no host");
+        }
+        if (parsed.getHost() != null && parsed.getHost().contains(":") && !parsed.getHost().startsWith("[")) {
+            // the parser keeps an unreadable port as part of the host name
+            throw new IllegalArgumentException("the port is not a number");
+        }
+        return parsed;
     }
 
     public static String redact(RedisURI uri) {

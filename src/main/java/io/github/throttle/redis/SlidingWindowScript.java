@@ -3,17 +3,15 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.lettuce.core.codec.Base16;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -24,40 +22,45 @@ public final class SlidingWindowScript {
 
     public static final String RESOURCE = "/io/github/throttle/redis/sliding-window.lua";
     public static final String TEXT = read();
-    public static final String SHA1 = sha1(TEXT);
+    public static final String SHA1 = Base16.digest(TEXT.getBytes(StandardCharsets.UTF_8));
 
-    private static final String[] SMALL = new String[64];
+    /** Windows of at most this many sub-buckets keep them in a ring; longer ones in a chain (see the script). */
+    static final long RING_SUB_BUCKETS = 64;
 
-    static {
-        for (int i = 0; i < SMALL.length; i++) {
-            SMALL[i] = Integer.toString(i, 36);
-        }
-    }
-
-    private SlidingWindowScript() {
-    }
-
-    /** KEYS: one per identity and bucket. */
-    public static String[] keys(StoreCall call) {
-        return call.keys();
-    }
-
+    /** ARGV[2]: only report usage. */
+    public static final String REPORT = "0";
+    /** ARGV[2]: record an allowed call. */
+    public static final String RECORD = "1";
     /** ARGV[2]: record an allowed call and end the reply with the sub-bucket of each window. */
     public static final String RECORD_AND_TELL_SUB_BUCKETS = "2";
     /** ARGV[2]: undo a call recorded with {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
     public static final String REFUND = "-1";
 
-    /** ARGV as documented in the script header. */
-    public static String[] args(StoreCall call, long expirySlackMillis) {
-        return args(call, expirySlackMillis, call.record() ? "1" : "0");
+    private SlidingWindowScript() {
     }
 
-    /** ARGV with the given mode (ARGV[2]). */
+    /** The mode (ARGV[2]) of a call decided in one script run. */
+    public static String mode(StoreCall call) {
+        return call.record() ? RECORD : REPORT;
+    }
+
+    /**
+     * The field prefix naming a limit's window inside an identity's hash, so that the windows of one bucket
+     * never collide: duration and (unless a fixed window) precision in base 36, ending in {@code ';'} for a
+     * window kept as a chain, else {@code ':'} (a chain's fields once held decimal numbers: a key written
+     * that way is never read as packed).
+     */
+    public static String tag(Limit l) {
+        return Long.toString(l.durationMillis(), 36)
+                + (l.precisionMillis() == l.durationMillis() ? "" : "/" + Long.toString(l.precisionMillis(), 36))
+                + (l.subBuckets() > RING_SUB_BUCKETS ? ";" : ":");
+    }
+
+    /** ARGV as documented in the script header, with the given mode (ARGV[2]). */
     public static String[] args(StoreCall call, long expirySlackMillis, String mode) {
         int keys = call.keyCount();
-        int pairs = call.pairCount();
-        String[] a = new String[3 + keys + pairs * 5];
-        a[0] = call.nowMillis() >= 0 ? Long.toString(call.nowMillis(), 36) : "";
+        String[] a = new String[3 + keys + call.pairCount() * 5];
+        a[0] = call.nowMillis() >= 0 ? number(call.nowMillis()) : "";
         a[1] = mode;
         a[2] = number(expirySlackMillis);
         int i = 3;
@@ -67,17 +70,15 @@ public final class SlidingWindowScript {
             a[i++] = number(to - from);
             for (int p = from; p < to; p++) {
                 Limit l = call.limit(p);
-                String[] fixed = l.scriptArgs();
-                a[i++] = fixed[0];
-                a[i++] = fixed[1];
-                a[i++] = fixed[2];
-                a[i++] = fixed[3];
+                a[i++] = tag(l);
+                a[i++] = number(l.limit());
+                a[i++] = number(l.precisionMillis());
+                a[i++] = number(l.subBuckets());
                 a[i++] = number(call.weight(p));
             }
         }
         return a;
     }
-
     /**
      * ARGV of the refund of a call that ran with {@code recordedArgs} (mode
      * {@link #RECORD_AND_TELL_SUB_BUCKETS}) and answered {@code reply}: the same ARGV in refund mode,
@@ -135,8 +136,9 @@ public final class SlidingWindowScript {
         }
     }
 
+    /** Numbers go in base 36: Redis reads them with strtoul, at half the cost of a decimal number (strtod). */
     private static String number(long n) {
-        return n >= 0 && n < SMALL.length ? SMALL[(int) n] : Long.toString(n, 36);
+        return Long.toString(n, 36);
     }
 
     private static String read() {
@@ -147,14 +149,6 @@ public final class SlidingWindowScript {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String sha1(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

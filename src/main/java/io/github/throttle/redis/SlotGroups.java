@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * A {@link StoreCall} split by Redis Cluster hash slot: one call per slot, so that no script ever sees
- * keys of two slots ({@code CROSSSLOT}). In each part, {@link StoreCall#quota(int)} is the index of the
+ * keys of two slots ({@code CROSSSLOT}). In each part, {@link StoreCall#limitIndex(int)} is the index of the
  * pair in the whole call, so figures can be put back in place.
  */
 final class SlotGroups {

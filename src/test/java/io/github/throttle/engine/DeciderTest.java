@@ -5,6 +5,7 @@ import io.github.throttle.testing.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,7 +54,7 @@ class DeciderTest {
     void withAllowAFailedStoreLetsCallsThroughUncounted() {
         UnreachableStore store = new UnreachableStore();
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), false, Duration.ofSeconds(1));
-        Decision decision = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertTrue(decision.allowed());
         assertTrue(decision.isUnmetered());
     }
@@ -62,7 +63,7 @@ class DeciderTest {
     void withDenyAFailedStoreDeniesAsUnavailable() {
         UnreachableStore store = new UnreachableStore();
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), true, Duration.ofSeconds(1));
-        Decision decision = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(decision.allowed());
         assertTrue(decision.isUnmetered());
         assertEquals(1000, decision.retryAfterMillis());
@@ -73,7 +74,7 @@ class DeciderTest {
         UnreachableStore store = new UnreachableStore();
         store.hang = true;
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(30), false, Duration.ofSeconds(1));
-        Decision decision = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertTrue(decision.isUnmetered());
     }
 
@@ -82,18 +83,18 @@ class DeciderTest {
         UnreachableStore store = new UnreachableStore();
         MutableClock clock = new MutableClock(0);
         Decider d = new Decider(store, clock, false, Duration.ofMillis(50), false, Duration.ofSeconds(1));
-        d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        d.decide(call, List.of(limit)).toCompletableFuture().join();
         for (int i = 0; i < 100; i++) {
-            d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+            d.decide(call, List.of(limit)).toCompletableFuture().join();
         }
         assertEquals(1, store.calls.get(), "no store call while open");
         clock.advanceMillis(1000);
         store.answer = new StoreReply(true, new long[] {9, 1000, 0});
-        Decision probe = d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        Decision probe = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(probe.isUnmetered());
         assertEquals(9, probe.remaining());
         assertEquals(2, store.calls.get());
-        d.decide(call, new Limit[] {limit}).toCompletableFuture().join();
+        d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertEquals(3, store.calls.get(), "closed again: every call asks the store");
     }
 }

@@ -12,6 +12,8 @@ import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 class LimitTest {
@@ -29,7 +31,7 @@ class LimitTest {
                 default -> rnd.nextInt(3);
             };
             for (Limit l : limits) {
-                assertEquals(Math.floorDiv(t, l.precisionMillis()), l.block(t), l + " at " + t);
+                assertEquals(Math.floorDiv(t, l.precisionMillis()), l.subBucket(t), l + " at " + t);
             }
         }
     }
@@ -49,7 +51,7 @@ class LimitTest {
                     int bad = 0;
                     for (int i = 0; i < 500_000; i++) {
                         long t = base + (i % 5) * 1_001L;
-                        if (limit.block(t) != Math.floorDiv(t, 1_000)) {
+                        if (limit.subBucket(t) != Math.floorDiv(t, 1_000)) {
                             bad++;
                         }
                     }
@@ -68,20 +70,27 @@ class LimitTest {
     }
 
     @Test
-    void windowsKeptAsAChainHaveTagsEndingInASemicolonAndNoOtherTagHoldsOne() {
-        assertEquals(':', last(Limit.fixed(1, 3_600_000).tag()));
-        assertEquals(':', last(Limit.of(1, 3_600_000, 60_000).tag()), "64 sub-buckets or fewer: a ring");
-        assertEquals(':', last(Limit.of(1, 64_000, 1_000).tag()));
-        assertEquals(';', last(Limit.of(1, 65_000, 1_000).tag()), "more than 64: a chain");
-        assertEquals(';', last(Limit.of(1, 3_600_000, 1_000).tag()));
-        assertNotEquals(Limit.of(1, 65_000, 1_000).tag(), Limit.of(1, 64_000, 1_000).tag());
-        for (Limit l : new Limit[] {Limit.of(1, 3_600_000, 1_000), Limit.of(1, 3_600_000, 60_000)}) {
-            String body = l.tag().substring(0, l.tag().length() - 1);
-            assertFalse(body.contains(":") || body.contains(";"), l.tag());
-        }
+    void subBucketsAreCountedRoundingUpAndTheirNumberIsBounded() {
+        assertEquals(3, Limit.of(5, 7, 3).subBuckets());
+        assertEquals(1_000_000, Limit.of(10, 2_000_000, 2).subBuckets());
+        Limit.Broken broken = Limit.check(10, 2_000_001, 2).orElseThrow();
+        assertEquals("precision", broken.member());
+        assertTrue(broken.why().contains("1000001 sub-buckets"), broken.why());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Limit.of(10, 2_000_001, 2));
+        assertTrue(e.getMessage().startsWith("precision = 2 makes 1000001 sub-buckets"), e.getMessage());
     }
 
-    private static char last(String s) {
-        return s.charAt(s.length() - 1);
+    @Test
+    void aWeightMustFitTheLimit() {
+        Limit l = Limit.fixed(5, 1000);
+        assertTrue(l.checkWeight(5).isEmpty());
+        assertEquals("weight", l.checkWeight(6).orElseThrow().member());
+        assertEquals("weight", l.checkWeight(0).orElseThrow().member());
+    }
+
+    @Test
+    void limitsCountTheSameWindowWhenDurationAndPrecisionAgree() {
+        assertTrue(Limit.of(3, 5000, 5000).sameWindow(Limit.fixed(9, 5000)));
+        assertFalse(Limit.of(3, 5000, 1000).sameWindow(Limit.fixed(3, 5000)));
     }
 }

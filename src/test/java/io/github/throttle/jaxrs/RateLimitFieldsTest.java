@@ -17,8 +17,8 @@ class RateLimitFieldsTest {
         assertEquals(1, RateLimitFields.seconds(1000));
         assertEquals(2, RateLimitFields.seconds(1001));
         assertEquals(1, RateLimitFields.seconds(0));
-        assertEquals(0, RateLimitFields.secondsFloor0(0));
-        assertEquals(1, RateLimitFields.secondsFloor0(1));
+        assertEquals(0, RateLimitFields.secondsUp(0));
+        assertEquals(1, RateLimitFields.secondsUp(1));
     }
 
     @Test
@@ -50,19 +50,25 @@ class RateLimitFieldsTest {
     }
 
     @Test
-    void anAllowedCallGetsTheSameFieldsFromItsMethodsShape() {
-        var first = List.of(new Decision.Quota("1s", 10, 1000, 9, 1000, false),
-                new Decision.Quota("search-1h", 240, 3_600_000, 239, 3_600_000, false));
-        RateLimitFields.Shape shape = RateLimitFields.shape(first);
-        Decision later = Decision.of(true, List.of(new Decision.Quota("1s", 10, 1000, 2, 350, false),
+    void anAllowedCallGetsOneMemberPerLimitWithItsRemainingAndResetInWholeSeconds() {
+        Decision d = Decision.of(true, List.of(new Decision.Quota("1s", 10, 1000, 2, 350, false),
                 new Decision.Quota("search-1h", 240, 3_600_000, 17, 1_799_001, false)));
-        var shaped = new MultivaluedHashMap<String, Object>();
-        RateLimitFields.write(later, HeaderStyle.IETF, shaped, shape);
-        var plain = new MultivaluedHashMap<String, Object>();
-        RateLimitFields.write(later, HeaderStyle.IETF, plain);
-        assertEquals("\"1s\";q=10;w=1, \"search-1h\";q=240;w=3600", shaped.getFirst("RateLimit-Policy"));
-        assertEquals("\"1s\";r=2;t=1, \"search-1h\";r=17;t=1800", shaped.getFirst("RateLimit"));
-        assertEquals(plain, shaped);
+        var fields = new MultivaluedHashMap<String, Object>();
+        RateLimitFields.write(d, HeaderStyle.IETF, fields);
+        assertEquals("\"1s\";q=10;w=1, \"search-1h\";q=240;w=3600", fields.getFirst("RateLimit-Policy"));
+        assertEquals("\"1s\";r=2;t=1, \"search-1h\";r=17;t=1800", fields.getFirst("RateLimit"));
+        assertEquals(2, fields.size());
+    }
+
+    @Test
+    void theXRateLimitStyleShowsTheTightestLimit() {
+        Decision d = Decision.of(true, List.of(new Decision.Quota("1s", 10, 1000, 2, 350, false),
+                new Decision.Quota("1h", 240, 3_600_000, 17, 1_799_001, false)));
+        var fields = new MultivaluedHashMap<String, Object>();
+        RateLimitFields.write(d, HeaderStyle.X_RATELIMIT, fields);
+        assertEquals("10", fields.getFirst("X-RateLimit-Limit"));
+        assertEquals("2", fields.getFirst("X-RateLimit-Remaining"));
+        assertEquals("1", fields.getFirst("X-RateLimit-Reset"));
     }
 
     @Test

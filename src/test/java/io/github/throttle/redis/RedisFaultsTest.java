@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RedisFaultsTest {
 
     private final Limit limit = Limit.fixed(1_000_000, 3_600_000);
-    private final Limit[] quotas = {limit};
+    private final List<Limit> quotas = List.of(limit);
 
     private static StoreCall call(String key) {
         return StoreCall.builder(-1, true).add(key, Limit.fixed(1_000_000, 3_600_000), 1, 0).build();

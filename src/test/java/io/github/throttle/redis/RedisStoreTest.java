@@ -121,7 +121,7 @@ class RedisStoreTest extends StoreContract {
         assertEquals(999_995, call(SIX_PM, 5, new String[] {key}, hour).remaining());
         assertEquals(929_995, call(SIX_PM + MINUTE, 70_000, new String[] {key}, hour).remaining());
         assertEquals(929_992, call(SIX_PM + 2 * MINUTE, 3, new String[] {key}, hour).remaining());
-        String ring = hour.tag() + "r";
+        String ring = SlidingWindowScript.tag(hour) + "r";
         assertEquals(60 * 4, commands.hstrlen(key, ring + "0") + commands.hstrlen(key, ring + "1")
                 + commands.hstrlen(key, ring + "2") + commands.hstrlen(key, ring + "3"));
         // each sub-bucket leaves with its own weight
@@ -189,7 +189,7 @@ class RedisStoreTest extends StoreContract {
     private static SlidingWindowScript.Header header(String key, Limit limit) {
         try (StatefulRedisConnection<byte[], byte[]> bytes = client.connect(ByteArrayCodec.INSTANCE)) {
             return SlidingWindowScript.Header.parse(bytes.sync().hget(key.getBytes(StandardCharsets.UTF_8),
-                    limit.tag().getBytes(StandardCharsets.UTF_8)));
+                    SlidingWindowScript.tag(limit).getBytes(StandardCharsets.UTF_8)));
         }
     }
 
@@ -207,7 +207,7 @@ class RedisStoreTest extends StoreContract {
         }
         // a header per window + the hour's ring: 60 sub-buckets of 2 bytes, in pieces of 64 bytes
         assertEquals(5, commands.hlen(key).longValue());
-        String ring = Limit.of(240, HOUR, MINUTE).tag() + "r";
+        String ring = SlidingWindowScript.tag(Limit.of(240, HOUR, MINUTE)) + "r";
         assertEquals(64, commands.hstrlen(key, ring + "0").longValue());
         assertEquals(56, commands.hstrlen(key, ring + "1").longValue());
         assertEquals(1, commands.keys(key + "*").size());

@@ -66,14 +66,6 @@ class StoresAgreeTest {
                     }
                 }
                 StoreCall call = b.build();
-                if (call.keyCount() == 1 && rnd.nextBoolean()) {
-                    // the same call as a method's plan makes it, without a builder
-                    long[] weights = new long[plan.length];
-                    for (int i = 0; i < plan.length; i++) {
-                        weights[i] = call.weight(i);
-                    }
-                    call = StoreCall.of(call.key(0), plan, weights, now, record);
-                }
                 StoreReply expected = inMemory.decideNow(call);
                 StoreReply actual = viaRedis.decide(call).toCompletableFuture().join();
                 final int callNo = n;
@@ -110,7 +102,7 @@ class StoresAgreeTest {
             };
             long limit = 1 + rnd.nextInt(rnd.nextBoolean() ? 6 : 60);
             Limit l = Limit.of(limit, duration, precision);
-            if (tags.add(l.tag())) {
+            if (tags.add(SlidingWindowScript.tag(l))) {
                 limits.add(l);
             }
         }

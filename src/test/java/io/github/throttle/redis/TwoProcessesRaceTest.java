@@ -50,7 +50,7 @@ class TwoProcessesRaceTest {
             long[] totalsB = totals(outB.get(5, TimeUnit.SECONDS));
             try (RedisClient c = RedisClient.create(redis.uri());
                  StatefulRedisConnection<byte[], byte[]> conn = c.connect(ByteArrayCodec.INSTANCE)) {
-                byte[] tag = Limit.fixed(LIMIT, 3_600_000).tag().getBytes(StandardCharsets.UTF_8);
+                byte[] tag = SlidingWindowScript.tag(Limit.fixed(LIMIT, 3_600_000)).getBytes(StandardCharsets.UTF_8);
                 for (int r = 0; r < ROUNDS; r++) {
                     long allowed = totalsA[r] + totalsB[r];
                     long counted = SlidingWindowScript.Header.parse(conn.sync().hget(("race:" + r).getBytes(StandardCharsets.UTF_8), tag)).counted();

@@ -1,48 +1,55 @@
 package io.github.throttle.cdi;
 
 import io.github.throttle.ThrottleKey;
-import io.github.throttle.plan.Throttling;
+import io.github.throttle.boot.Bootstrap;
+import io.github.throttle.jaxrs.ResourceMethods;
+import io.github.throttle.target.Limiter;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.spi.CDI;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 
-/** Holds the application's {@link Throttling}, created from MicroProfile Config on first use and closed at shutdown. */
+/** The application's {@link Limiter} as a CDI bean: started from MicroProfile Config on first use, closed at shutdown. */
 @ApplicationScoped
-public class ThrottleRuntime {
+public class LimiterBean {
 
-    private volatile Throttling throttling;
+    @Inject
+    @Any
+    Instance<Object> beans;
 
-    public Throttling throttling() {
-        Throttling t = throttling;
-        if (t == null) {
+    private volatile Limiter limiter;
+
+    public Limiter limiter() {
+        Limiter l = limiter;
+        if (l == null) {
             synchronized (this) {
-                t = throttling;
-                if (t == null) {
-                    t = Throttling.start(ConfigProvider.getConfig(), ThrottleRuntime::resolver);
-                    throttling = t;
+                l = limiter;
+                if (l == null) {
+                    l = Bootstrap.start(ConfigProvider.getConfig(), this::resolver, ResourceMethods::isResourceMethod);
+                    limiter = l;
                 }
             }
         }
-        return t;
+        return l;
     }
 
     @PreDestroy
     void close() {
-        Throttling t = throttling;
-        if (t != null) {
-            t.close();
+        Limiter l = limiter;
+        if (l != null) {
+            l.close();
         }
     }
 
-    /** A resolver: the CDI bean of that class if there is exactly one, else a new instance. */
-    static ThrottleKey resolver(Class<? extends ThrottleKey> type) {
+    /** A resolver: the CDI bean of that class if there is exactly one, else a new instance; null when neither. */
+    private ThrottleKey resolver(Class<? extends ThrottleKey> type) {
         try {
-            Instance<? extends ThrottleKey> bean = CDI.current().select(type);
+            Instance<? extends ThrottleKey> bean = beans.select(type);
             if (bean.isResolvable()) {
                 return bean.get();
             }

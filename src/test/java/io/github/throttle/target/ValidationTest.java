@@ -1,4 +1,4 @@
-package io.github.throttle.plan;
+package io.github.throttle.target;
 
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -69,6 +70,14 @@ class ValidationTest {
         @Throttle(limit = 3_000_000_000L)
         public void limitTooLarge() { }
 
+        @Throttle(limit = 10, duration = 2_000_001, precision = 2, unit = ChronoUnit.MILLIS)
+        public void subBucketsRoundedUpPastTheMaximum() { }
+
+        @Throttle(limit = 5, duration = 1, precision = 1, unit = ChronoUnit.WEEKS, weight = 2)
+        @Throttle(limit = 9, duration = 2, unit = ChronoUnit.MINUTES, name = "shared")
+        @Throttle(limit = 9, duration = 120, unit = ChronoUnit.SECONDS, name = "shared")
+        public void sameWindowOfANamedBucketTwice() { }
+
         @Throttle(limit = 5)
         public void fine() { }
     }
@@ -102,7 +111,9 @@ class ValidationTest {
                 arguments("sameWindowTwice", "the same window (1h)"),
                 arguments("abstractResolver", "key = " + Abstract.class.getName()),
                 arguments("resolverWithoutConstructor", "key = " + NoConstructor.class.getName()),
-                arguments("limitTooLarge", "limit = 3000000000"));
+                arguments("limitTooLarge", "limit = 3000000000"),
+                arguments("subBucketsRoundedUpPastTheMaximum", "precision = 2 makes 1000001 sub-buckets"),
+                arguments("sameWindowOfANamedBucketTwice", "limits 1 and 2 count the same window (2m)"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -159,10 +170,47 @@ class ValidationTest {
         assertTrue(!e.getMessage().contains("secret"), "credentials must not leak: " + e.getMessage());
     }
 
+    @org.junit.jupiter.api.Test
+    void aPropertyThatLooksLikeASettingButIsNoneIsNamedInAWarning() {
+        assertEquals(java.util.List.of("throttle.on-store-failur", "throttle.redis.url"),
+                ThrottleSettings.unknownKeys(java.util.List.of("throttle.redis.url", "throttle.enabled", "quarkus.http.port",
+                        "throttle.on-store-failur", "com.acme.Api/find/Throttle/limit", ThrottleSettings.KEY_HEADER)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void theApiKeyResolverReadsTheConfiguredHeader() throws Exception {
+        Targets targets = new Targets(TestConfig.of(), new KeyCodec("throttle"),
+                type -> new ThrottleKey.ApiKey("X-Tenant"), m -> false);
+        Method m = ApiKeyed.class.getDeclaredMethod("find");
+        var call = targets.of(ApiKeyed.class, m).storeCall(new io.github.throttle.Caller() {
+            public Optional<String> clientAddress() {
+                return Optional.of("10.0.0.1");
+            }
+
+            public Optional<java.security.Principal> principal() {
+                return Optional.empty();
+            }
+
+            public Optional<String> header(String name) {
+                return name.equals("X-Tenant") ? Optional.of("acme") : Optional.empty();
+            }
+
+            public Method method() {
+                return m;
+            }
+        }, new KeyCodec("throttle"), 0);
+        assertTrue(call.key(0).endsWith(":key:acme"), call.key(0));
+    }
+
+    static class ApiKeyed {
+        @Throttle(limit = 5, key = ThrottleKey.ApiKey.class)
+        public void find() { }
+    }
+
     private static String planFails(Config config, String method) {
-        MethodPlans plans = new MethodPlans(config, new KeyCodec("throttle"), ValidationTest::construct);
+        Targets targets = new Targets(config, new KeyCodec("throttle"), ValidationTest::construct, m -> false);
         Method m = Arrays.stream(Api.class.getDeclaredMethods()).filter(x -> x.getName().equals(method)).findFirst().orElseThrow();
-        return assertThrows(InvalidThrottleException.class, () -> plans.plan(Api.class, m)).getMessage();
+        return assertThrows(InvalidThrottleException.class, () -> targets.of(Api.class, m)).getMessage();
     }
 
     static ThrottleKey construct(Class<? extends ThrottleKey> type) {

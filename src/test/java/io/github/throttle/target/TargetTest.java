@@ -1,4 +1,4 @@
-package io.github.throttle.plan;
+package io.github.throttle.target;
 
 import io.github.throttle.Caller;
 import io.github.throttle.Throttle;
@@ -17,8 +17,8 @@ import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** A plan's store call charges each limit to the right key, whichever way the plan builds it. */
-class MethodPlanTest {
+/** A target's store call charges each limit to the right key. */
+class TargetTest {
 
     static class Api {
         @Throttle(limit = 10, duration = 1)
@@ -42,7 +42,7 @@ class MethodPlanTest {
     }
 
     private final KeyCodec codec = new KeyCodec("throttle");
-    private final MethodPlans plans = new MethodPlans(TestConfig.of(), codec, ValidationTest::construct);
+    private final Targets targets = new Targets(TestConfig.of(), codec, ValidationTest::construct, m -> false);
 
     @Test
     void theDefaultIdentityIsTheClientAddressWithoutAPrincipal() {
@@ -75,7 +75,7 @@ class MethodPlanTest {
 
     private StoreCall call(String method, Caller caller) {
         Method m = Arrays.stream(Api.class.getDeclaredMethods()).filter(x -> x.getName().equals(method)).findFirst().orElseThrow();
-        return plans.plan(Api.class, m).call(caller, codec, 1_000L);
+        return targets.of(Api.class, m).storeCall(caller, codec, 1_000L);
     }
 
     /** Each pair as "key quota weight", keys in the call's order. */
@@ -83,7 +83,7 @@ class MethodPlanTest {
         List<String> out = new ArrayList<>();
         for (int k = 0; k < call.keyCount(); k++) {
             for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
-                out.add(call.key(k) + " q" + call.quota(p) + " w" + call.weight(p));
+                out.add(call.key(k) + " q" + call.limitIndex(p) + " w" + call.weight(p));
             }
         }
         return out;

@@ -1,0 +1,70 @@
+package io.github.throttle.boot;
+
+import io.github.throttle.ThrottleKey;
+import io.github.throttle.config.InvalidThrottleException;
+import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Store;
+import io.github.throttle.memory.MemoryStore;
+import io.github.throttle.redis.RedisStores;
+import io.github.throttle.target.Limiter;
+import io.github.throttle.target.Targets;
+import org.eclipse.microprofile.config.Config;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Where an application's {@link Limiter} is put together: its settings read, its store chosen and opened
+ * (Redis when {@code throttle.redis.uri} is set, else the embedded store), and the resolvers Throttle makes.
+ */
+public final class Bootstrap {
+
+    private static final System.Logger LOG = System.getLogger("io.github.throttle");
+    /** After a store failure, how long calls get the failure decision before one call probes the store. */
+    private static final Duration OPEN_AFTER_FAILURE = Duration.ofMillis(250);
+
+    private Bootstrap() {
+    }
+
+    /**
+     * @param beans         the CDI bean of a {@link ThrottleKey} class, or a new instance of it; null when neither
+     * @param httpEndpoints which methods the HTTP filter throttles
+     * @throws InvalidThrottleException naming the key of a bad setting
+     */
+    public static Limiter start(Config config, Function<Class<? extends ThrottleKey>, ThrottleKey> beans,
+                                Predicate<Method> httpEndpoints) {
+        ThrottleSettings settings = ThrottleSettings.read(config);
+        Store store = open(settings);
+        LOG.log(System.Logger.Level.INFO, "Throttle " + (settings.enabled() ? "enabled" : "disabled (throttle.enabled=false)")
+                + ", counting in the " + store.describe());
+        return assemble(settings, config, store, InstantSource.system(), beans, httpEndpoints);
+    }
+
+    /** Puts a limiter together around a store that is already open (tests drive the clock through it). */
+    public static Limiter assemble(ThrottleSettings settings, Config config, Store store, InstantSource clock,
+                                   Function<Class<? extends ThrottleKey>, ThrottleKey> beans, Predicate<Method> httpEndpoints) {
+        KeyCodec codec = new KeyCodec(settings.keyPrefix());
+        Decider decider = new Decider(store, clock, settings.clientTime(), settings.redisTimeout(), settings.denyOnFailure(),
+                OPEN_AFTER_FAILURE);
+        // the header of the built-in API-key resolver is a setting, read here once
+        Function<Class<? extends ThrottleKey>, ThrottleKey> resolvers =
+                type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
+        return new Limiter(settings, codec, decider, new Targets(config, codec, resolvers, httpEndpoints));
+    }
+
+    private static Store open(ThrottleSettings settings) {
+        if (settings.redisUri().isEmpty()) {
+            return new MemoryStore(InstantSource.system());
+        }
+        try {
+            return RedisStores.open(settings.redisUri().get(), settings.redisCluster(), settings.redisTimeout());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidThrottleException("Invalid " + e.getMessage(), e);
+        }
+    }
+}

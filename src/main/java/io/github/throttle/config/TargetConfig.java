@@ -1,0 +1,183 @@
+package io.github.throttle.config;
+
+import io.github.throttle.Throttle;
+import io.github.throttle.ThrottleKey;
+import io.github.throttle.engine.Limit;
+import org.eclipse.microprofile.config.Config;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The effective configuration of one target (a method of a bean class): its {@link Throttle} annotations
+ * (its own, else its class's, as in MicroProfile Fault Tolerance) with their MicroProfile Config overrides,
+ * read and validated once. Overrides are looked up in this order, first found wins:
+ * <pre>
+ *   &lt;class&gt;/&lt;method&gt;/Throttle/&lt;i&gt;/&lt;member&gt;   &lt;class&gt;/&lt;method&gt;/Throttle/&lt;member&gt;
+ *   &lt;class&gt;/Throttle/&lt;i&gt;/&lt;member&gt;            &lt;class&gt;/Throttle/&lt;member&gt;
+ *   Throttle/&lt;member&gt;
+ * </pre>
+ * where {@code i} is the position (from 0) of the limit among the target's repeated annotations.
+ *
+ * @param target  {@code Class#method}
+ * @param enabled false when the target declares no limit or is switched off ({@code .../Throttle/enabled=false})
+ */
+public record TargetConfig(String target, boolean enabled, List<LimitConfig> limits) {
+
+    private static final String ANN = "Throttle";
+
+    /** The effective annotations of a method: its own, else its class's. */
+    public static Throttle[] annotations(Class<?> beanClass, Method method) {
+        Throttle[] own = method.getAnnotationsByType(Throttle.class);
+        return own.length > 0 ? own : beanClass.getAnnotationsByType(Throttle.class);
+    }
+
+    /** @throws InvalidThrottleException naming the method and the member or configuration key at fault */
+    public static TargetConfig read(Config config, Class<?> beanClass, Method method) {
+        String cls = beanClass.getName();
+        String target = cls + "#" + method.getName();
+        Throttle[] annotations = annotations(beanClass, method);
+        Overrides overrides = new Overrides(config, cls, method.getName(), target);
+        boolean enabled = annotations.length > 0 && overrides.enabled();
+        List<LimitConfig> limits = new ArrayList<>();
+        for (int i = 0; i < annotations.length; i++) {
+            LimitConfig limit = overrides.limit(annotations[i], i, annotations.length);
+            limit.validate();
+            for (LimitConfig earlier : limits) {
+                if (earlier.bucket().equals(limit.bucket()) && earlier.key().equals(limit.key())
+                        && earlier.toLimit().sameWindow(limit.toLimit())) {
+                    throw new InvalidThrottleException("Invalid @Throttle on " + target + ": limits " + earlier.index()
+                            + " and " + i + " count the same window (" + Limit.windowName(limit.toLimit().durationMillis())
+                            + ") of the same bucket; give one a different duration, precision or name");
+                }
+            }
+            limits.add(limit);
+        }
+        return new TargetConfig(target, enabled, List.copyOf(limits));
+    }
+
+    /** Reads the members of one target's limits, each as overridden or as annotated. */
+    private record Overrides(Config config, String cls, String method, String target) {
+
+        boolean enabled() {
+            for (String key : List.of(cls + "/" + method + "/" + ANN + "/enabled", cls + "/" + ANN + "/enabled", ANN + "/enabled")) {
+                Optional<String> v = config.getOptionalValue(key, String.class);
+                if (v.isPresent()) {
+                    String s = v.get().trim().toLowerCase(Locale.ROOT);
+                    if (!s.equals("true") && !s.equals("false")) {
+                        throw new InvalidThrottleException("Invalid " + key + "=" + v.get() + " (for " + target + "): must be true or false");
+                    }
+                    return s.equals("true");
+                }
+            }
+            return true;
+        }
+
+        LimitConfig limit(Throttle a, int index, int count) {
+            String where = target + (count > 1 ? " (limit " + index + ")" : "");
+            Member m = new Member(index, where);
+            return new LimitConfig(target, index, count, m.number("limit", a.limit()), m.number("duration", a.duration()),
+                    m.number("precision", a.precision()), m.unit(a.unit()), m.number("weight", a.weight()),
+                    m.override("name").map(e -> e.getValue().trim()).orElse(a.name()), m.keys(a.key()));
+        }
+
+        /** One member of one limit. */
+        private final class Member {
+            private final int index;
+            private final String where;
+
+            Member(int index, String where) {
+                this.index = index;
+                this.where = where;
+            }
+
+            Optional<Map.Entry<String, String>> override(String member) {
+                String m = cls + "/" + method + "/" + ANN + "/";
+                String c = cls + "/" + ANN + "/";
+                for (String key : List.of(m + index + "/" + member, m + member, c + index + "/" + member, c + member, ANN + "/" + member)) {
+                    Optional<String> v = config.getOptionalValue(key, String.class);
+                    if (v.isPresent()) {
+                        return Optional.of(Map.entry(key, v.get()));
+                    }
+                }
+                return Optional.empty();
+            }
+
+            long number(String member, long annotated) {
+                return override(member).map(e -> {
+                    try {
+                        return Long.parseLong(e.getValue().trim());
+                    } catch (NumberFormatException ex) {
+                        throw invalid(e, member + " must be a whole number");
+                    }
+                }).orElse(annotated);
+            }
+
+            ChronoUnit unit(ChronoUnit annotated) {
+                return override("unit").map(e -> {
+                    try {
+                        return ChronoUnit.valueOf(e.getValue().trim().toUpperCase(Locale.ROOT));
+                    } catch (IllegalArgumentException ex) {
+                        throw invalid(e, "unit must be one of " + LimitConfig.UNITS);
+                    }
+                }).orElse(annotated);
+            }
+
+            @SuppressWarnings("unchecked")
+            List<Class<? extends ThrottleKey>> keys(Class<? extends ThrottleKey>[] annotated) {
+                Optional<Map.Entry<String, String>> o = override("key");
+                if (o.isEmpty()) {
+                    return List.of(annotated);
+                }
+                List<Class<? extends ThrottleKey>> list = new ArrayList<>();
+                for (String name : o.get().getValue().split(",")) {
+                    if (name.isBlank()) {
+                        continue;
+                    }
+                    Class<?> c = keyClass(name.trim(), o.get());
+                    if (!ThrottleKey.class.isAssignableFrom(c) || Modifier.isAbstract(c.getModifiers())) {
+                        throw invalid(o.get(), name.trim() + " is not a concrete " + ThrottleKey.class.getName());
+                    }
+                    list.add((Class<? extends ThrottleKey>) c);
+                }
+                return List.copyOf(list);
+            }
+
+            private Class<?> keyClass(String name, Map.Entry<String, String> entry) {
+                switch (name) {
+                    case "ClientAddress", "ThrottleKey.ClientAddress" -> {
+                        return ThrottleKey.ClientAddress.class;
+                    }
+                    case "User", "ThrottleKey.User" -> {
+                        return ThrottleKey.User.class;
+                    }
+                    case "ApiKey", "ThrottleKey.ApiKey" -> {
+                        return ThrottleKey.ApiKey.class;
+                    }
+                    case "Everyone", "ThrottleKey.Everyone" -> {
+                        return ThrottleKey.Everyone.class;
+                    }
+                    default -> {
+                        ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
+                                .orElse(TargetConfig.class.getClassLoader());
+                        try {
+                            return Class.forName(name, false, loader);
+                        } catch (ClassNotFoundException | LinkageError e) {
+                            throw invalid(entry, "no class " + name);
+                        }
+                    }
+                }
+            }
+
+            private InvalidThrottleException invalid(Map.Entry<String, String> entry, String why) {
+                return new InvalidThrottleException("Invalid " + entry.getKey() + "=" + entry.getValue() + " (for " + where + "): " + why);
+            }
+        }
+    }
+}
