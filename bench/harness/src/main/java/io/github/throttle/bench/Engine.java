@@ -10,18 +10,19 @@ import io.github.throttle.engine.StoreCall;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Throttle's engine as an annotated method's path drives it: the key of a bucket and an identity, the
- * method plan's store call (every limit of one bucket, weight 1, as {@code MethodPlan.call}), then the
- * decider. With {@link MemoryAdapter} and {@link RedisAdapter}, the only classes of the benchmark that name
+ * target's store call (every limit of one bucket, weight 1, put together as {@code Target.storeCall} does),
+ * then the decider. With {@link MemoryAdapter} and {@link RedisAdapter}, the only classes of the benchmark that name
  * the library's internal classes.
  */
 final class Engine {
 
     private static final KeyCodec CODEC = new KeyCodec("throttle");
-    private static final long[][] ONES = {{}, {1}, {1, 1}, {1, 1, 1}, {1, 1, 1, 1}};
 
     private final Decider decider;
 
@@ -45,22 +46,20 @@ final class Engine {
         return CODEC.key(CODEC.bucketHead(name), identity);
     }
 
-    /** One bucket's keys, store calls and decisions; its limits are built once, as a method's plan holds them. */
+    /** One bucket's keys, store calls and decisions; its limits are built once, as a target holds them. */
     static final class Bucket {
         private final Decider decider;
         private final String head;
-        private final Limit[] limits;
-        private final long[] weights;
+        private final List<Limit> limits;
 
         private Bucket(Decider decider, String name, Window[] windows) {
             this.decider = decider;
             this.head = CODEC.bucketHead(name);
-            this.limits = new Limit[windows.length];
-            for (int i = 0; i < windows.length; i++) {
-                Window w = windows[i];
-                limits[i] = Limit.of(w.limit(), w.durationMillis(), w.precisionMillis());
+            List<Limit> limits = new ArrayList<>();
+            for (Window w : windows) {
+                limits.add(Limit.of(w.limit(), w.durationMillis(), w.precisionMillis()));
             }
-            this.weights = ONES[windows.length];
+            this.limits = List.copyOf(limits);
         }
 
         String key(String identity) {
@@ -69,15 +68,10 @@ final class Engine {
 
         /** The store call of one decision; {@code nowMillis} -1 lets the store read its own clock. */
         StoreCall call(String identity, long nowMillis) {
-            return StoreCall.of(key(identity), limits, weights, nowMillis, true);
-        }
-
-        /** The same call put together pair by pair with the builder. */
-        StoreCall built(String identity) {
             String key = key(identity);
-            StoreCall.Builder b = StoreCall.builder(-1, true);
-            for (int q = 0; q < limits.length; q++) {
-                b.add(key, limits[q], 1, q);
+            StoreCall.Builder b = StoreCall.builder(nowMillis, true);
+            for (int i = 0; i < limits.size(); i++) {
+                b.add(key, limits.get(i), 1, i);
             }
             return b.build();
         }

@@ -30,7 +30,7 @@ public final class Heap {
         Engine.Bucket bucket = store.bucket("heap", Windows.EXAMPLE);
         long empty = used();
         for (int i = 0; i < n; i++) {
-            if (!store.decideBuilt(bucket, Context.identity(i))) {
+            if (!store.decideAllowed(bucket, Context.identity(i))) {
                 throw new IllegalStateException("denied");
             }
         }
@@ -41,7 +41,7 @@ public final class Heap {
         int held = store.size();
         now.addAndGet(3_660_000);
         long t0 = System.nanoTime();
-        store.decideBuilt(bucket, "key:late");
+        store.decideAllowed(bucket, "key:late");
         while (store.size() > 1 && System.nanoTime() - t0 < 60_000_000_000L) {
             Thread.sleep(5);
         }

@@ -31,9 +31,9 @@ final class MemoryAdapter implements AutoCloseable {
         return store.decideNow(bucket.call(identity, -1)).figures().length;
     }
 
-    /** The store alone, the call put together with the builder: whether it was allowed. */
-    boolean decideBuilt(Engine.Bucket bucket, String identity) {
-        return store.decideNow(bucket.built(identity)).allowed();
+    /** The store alone, without the decider: whether the call was allowed. */
+    boolean decideAllowed(Engine.Bucket bucket, String identity) {
+        return store.decideNow(bucket.call(identity, -1)).allowed();
     }
 
     /** Identities held. */
@@ -41,11 +41,14 @@ final class MemoryAdapter implements AutoCloseable {
         return store.size();
     }
 
-    /** Whether the store's sweep of idle identities is running (a private field). */
+    /** Whether the store's sweep of idle identities is running (private fields of the store and its sweeper). */
     boolean sweeping() throws ReflectiveOperationException {
-        var f = MemoryStore.class.getDeclaredField("sweeping");
-        f.setAccessible(true);
-        return ((AtomicBoolean) f.get(store)).get();
+        var sweeper = MemoryStore.class.getDeclaredField("sweeper");
+        sweeper.setAccessible(true);
+        Object s = sweeper.get(store);
+        var running = s.getClass().getDeclaredField("running");
+        running.setAccessible(true);
+        return ((AtomicBoolean) running.get(s)).get();
     }
 
     @Override

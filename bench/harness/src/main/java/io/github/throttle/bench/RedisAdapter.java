@@ -33,7 +33,7 @@ final class RedisAdapter implements AutoCloseable {
     static List<String> evalsha(String key, Window[] windows) {
         StoreCall c = Engine.detached("bench", windows).call("x", -1);
         List<String> cmd = new ArrayList<>(List.of("EVALSHA", SlidingWindowScript.SHA1, "1", key));
-        cmd.addAll(Arrays.asList(SlidingWindowScript.args(c, 0)));
+        cmd.addAll(Arrays.asList(SlidingWindowScript.args(c, 0, SlidingWindowScript.mode(c))));
         return cmd;
     }
 
