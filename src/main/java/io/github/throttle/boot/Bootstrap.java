@@ -8,8 +8,8 @@ import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Store;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.redis.RedisStores;
-import io.github.throttle.target.Limiter;
-import io.github.throttle.target.Targets;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Targets;
 import org.eclipse.microprofile.config.Config;
 
 import java.lang.reflect.Method;

@@ -3,18 +3,23 @@ package io.github.throttle.cdi;
 import io.github.throttle.ThrottleKey;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.jaxrs.ResourceMethods;
-import io.github.throttle.target.Limiter;
+import io.github.throttle.limiter.Limiter;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 
-/** The application's {@link Limiter} as a CDI bean: started from MicroProfile Config on first use, closed at shutdown. */
+/**
+ * Holds the application's {@link Limiter}: started from MicroProfile Config on first use, closed at shutdown,
+ * and offered to injection points and lookups of {@code Limiter}.
+ */
 @ApplicationScoped
 public class LimiterBean {
 
@@ -24,6 +29,8 @@ public class LimiterBean {
 
     private volatile Limiter limiter;
 
+    @Produces
+    @Typed(Limiter.class)
     public Limiter limiter() {
         Limiter l = limiter;
         if (l == null) {

@@ -2,7 +2,7 @@ package io.github.throttle.cdi;
 
 import io.github.throttle.Throttle;
 import io.github.throttle.config.TargetConfig;
-import io.github.throttle.target.Limiter;
+import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -22,8 +22,7 @@ import java.util.Set;
 @ApplicationScoped
 public class StartupCheck {
 
-    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event, BeanManager beans, LimiterBean limiterBean) {
-        Limiter limiter = limiterBean.limiter();
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event, BeanManager beans, Limiter limiter) {
         Set<Class<?>> seen = new HashSet<>();
         for (Bean<?> bean : beans.getBeans(Object.class, Any.Literal.INSTANCE)) {
             Class<?> type = bean.getBeanClass();

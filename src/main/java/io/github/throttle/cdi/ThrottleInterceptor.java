@@ -4,8 +4,8 @@ import io.github.throttle.Caller;
 import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottledException;
-import io.github.throttle.target.Limiter;
-import io.github.throttle.target.Target;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Target;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -27,7 +27,7 @@ import java.util.Optional;
 public class ThrottleInterceptor {
 
     @Inject
-    LimiterBean limiter;
+    Limiter limiter;
 
     @Inject
     PrincipalLookup principals;
@@ -35,7 +35,7 @@ public class ThrottleInterceptor {
     @AroundInvoke
     Object throttle(InvocationContext ctx) throws Exception {
         Method method = ctx.getMethod();
-        Limiter l = limiter.limiter();
+        Limiter l = limiter;
         Target target = l.target(method.getDeclaringClass(), method);
         if (target.httpEndpoint() || !l.active(target)) {
             return ctx.proceed();

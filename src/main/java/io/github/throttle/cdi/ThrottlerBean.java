@@ -3,6 +3,7 @@ package io.github.throttle.cdi;
 import io.github.throttle.Decision;
 import io.github.throttle.Throttler;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -15,7 +16,7 @@ import java.util.concurrent.CompletionStage;
 public class ThrottlerBean implements Throttler {
 
     @Inject
-    LimiterBean limiter;
+    Limiter limiter;
 
     @Override
     public Decision acquire(String bucket, String identity, long weight, Rate... rates) {
@@ -30,17 +31,17 @@ public class ThrottlerBean implements Throttler {
                 throw new IllegalArgumentException("weight must be between 1 and the limit " + l.limit() + ", was " + weight);
             });
         }
-        return limiter.limiter().decide(bucket, identity, weight, true, limits);
+        return limiter.decide(bucket, identity, weight, true, limits);
     }
 
     @Override
     public Decision count(String bucket, String identity, Rate... rates) {
-        return limiter.limiter().decide(bucket, identity, 0, false, limits(identity, rates)).toCompletableFuture().join();
+        return limiter.decide(bucket, identity, 0, false, limits(identity, rates)).toCompletableFuture().join();
     }
 
     @Override
     public void reset(String bucket, String identity) {
-        limiter.limiter().reset(bucket, identity).toCompletableFuture().join();
+        limiter.reset(bucket, identity).toCompletableFuture().join();
     }
 
     private static List<Limit> limits(String identity, Rate... rates) {

@@ -1,10 +1,9 @@
 package io.github.throttle.jaxrs;
 
-import io.github.throttle.cdi.LimiterBean;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.config.ThrottleSettings;
-import io.github.throttle.target.Limiter;
-import io.github.throttle.target.Target;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Target;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
@@ -53,7 +52,7 @@ public class ThrottleFeature implements DynamicFeature {
         Limiter l = limiter;
         if (l == null) {
             // JAX-RS makes this provider, not CDI: it looks the application's limiter up once
-            l = CDI.current().select(LimiterBean.class).get().limiter();
+            l = CDI.current().select(Limiter.class).get();
             limiter = l;
         }
         return l;

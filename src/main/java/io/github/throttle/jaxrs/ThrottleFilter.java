@@ -2,8 +2,8 @@ package io.github.throttle.jaxrs;
 
 import io.github.throttle.Decision;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
-import io.github.throttle.target.Limiter;
-import io.github.throttle.target.Target;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Target;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;

@@ -1,7 +1,7 @@
 package io.github.throttle.jaxrs;
 
 import io.github.throttle.ThrottledException;
-import io.github.throttle.cdi.LimiterBean;
+import io.github.throttle.limiter.Limiter;
 import io.github.throttle.config.ThrottleSettings;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.core.Response;
@@ -19,7 +19,7 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
         ThrottleSettings.HeaderStyle s = style;
         if (s == null) {
             // settings are fixed at start-up: look them up once
-            s = CDI.current().select(LimiterBean.class).get().limiter().settings().headers();
+            s = CDI.current().select(Limiter.class).get().settings().headers();
             style = s;
         }
         return RateLimitFields.denied(e.decision(), s);

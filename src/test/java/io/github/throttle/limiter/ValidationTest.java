@@ -1,4 +1,4 @@
-package io.github.throttle.target;
+package io.github.throttle.limiter;
 
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
