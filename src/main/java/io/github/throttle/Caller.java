@@ -10,15 +10,30 @@ public interface Caller {
     /**
      * The client's address: the peer address, or the address named by {@code Forwarded} /
      * {@code X-Forwarded-For} when the peer is a trusted proxy. Empty outside an HTTP request.
+     *
+     * @return the client's address, or empty when there is none
      */
     Optional<String> clientAddress();
 
-    /** The authenticated principal, if any. */
+    /**
+     * The authenticated principal, if any.
+     *
+     * @return the principal, or empty when the caller is not authenticated
+     */
     Optional<Principal> principal();
 
-    /** The first value of a request header; empty if absent or outside an HTTP request. */
+    /**
+     * The first value of a request header; empty if absent or outside an HTTP request.
+     *
+     * @param name the header name
+     * @return the header's first value, or empty
+     */
     Optional<String> header(String name);
 
-    /** The throttled method. */
+    /**
+     * The throttled method.
+     *
+     * @return the method being called (for an annotated class, the business method invoked)
+     */
     Method method();
 }

@@ -40,6 +40,11 @@ public final class Decision {
     /**
      * Builds a decision from its per-limit figures: remaining is the least over the quotas, reset that of the
      * quota with the least remaining, retry-after the largest over the violated quotas.
+     *
+     * @param allowed whether the call is allowed
+     * @param quotas  the figures of each limit, in declaration order; copied
+     * @return the decision
+     * @throws IllegalArgumentException when {@code allowed} is false and no violated quota has a wait above 0
      */
     public static Decision of(boolean allowed, List<Quota> quotas) {
         long remaining = Long.MAX_VALUE;
@@ -60,7 +65,12 @@ public final class Decision {
         return new Decision(allowed, remaining, allowed ? 0 : retry, reset, List.copyOf(quotas));
     }
 
-    /** The decision taken when the store could not be asked and failures are configured to allow. */
+    /**
+     * The decision taken when the store could not be asked and failures are configured to allow: allowed,
+     * uncounted, with no figures.
+     *
+     * @return the unmetered decision
+     */
     public static Decision unmetered() {
         return UNMETERED;
     }
@@ -68,38 +78,76 @@ public final class Decision {
     /**
      * The decision taken when the store could not be asked and failures are configured to deny: denied,
      * with no figures; HTTP answers {@code 503 Service Unavailable}.
+     *
+     * @param retryAfterMillis the wait to suggest before retrying, in milliseconds (at least 1 is used)
+     * @return the unavailable decision
      */
     public static Decision unavailable(long retryAfterMillis) {
         return new Decision(false, UNAVAILABLE, Math.max(1, retryAfterMillis), 0, List.of());
     }
 
+    /**
+     * Whether the call may proceed.
+     *
+     * @return {@code true} when the call is allowed (and, unless unmetered, counted)
+     */
     public boolean allowed() {
         return allowed;
     }
 
-    /** Whether the store could not be asked: the call was allowed uncounted, or denied as unavailable. */
+    /**
+     * Whether the store could not be asked: the call was allowed uncounted, or denied as unavailable.
+     *
+     * @return {@code true} when this decision carries no per-limit figures
+     */
     public boolean isUnmetered() {
         return quotas.isEmpty();
     }
 
-    /** Weight still available after this call: the least over limits and identities. */
+    /**
+     * Weight still available after this call: the least over limits and identities.
+     *
+     * @return the remaining weight; {@link Long#MAX_VALUE} when unmetered and allowed, -1 when unavailable
+     */
     public long remaining() {
         return remaining;
     }
 
+    /**
+     * For a denied call, the least wait after which the same call would be allowed if nothing else were
+     * recorded meanwhile (the largest over the violated limits); for an unavailable decision, the suggested
+     * wait before retrying.
+     *
+     * @return the wait in milliseconds; 0 when allowed
+     */
     public long retryAfterMillis() {
         return retryAfterMillis;
     }
 
+    /**
+     * {@link #retryAfterMillis()} as a duration.
+     *
+     * @return the wait before the call may be retried; zero when allowed
+     */
     public Duration retryAfter() {
         return Duration.ofMillis(retryAfterMillis);
     }
 
+    /**
+     * The wait until the most constrained limit gets weight back (its oldest counted sub-bucket leaves the
+     * window).
+     *
+     * @return the wait in milliseconds; 0 when nothing is counted or the decision is unmetered
+     */
     public long resetMillis() {
         return resetMillis;
     }
 
-    /** One entry per limit, in declaration order; figures are those of the most constrained identity. */
+    /**
+     * One entry per limit, in declaration order; figures are those of the most constrained identity.
+     *
+     * @return the per-limit figures, unmodifiable; empty when unmetered
+     */
     public List<Quota> quotas() {
         return quotas;
     }
@@ -126,14 +174,26 @@ public final class Decision {
      *
      * @param policy       the policy name shown to clients (e.g. {@code 1h}, {@code search-1s})
      * @param limit        weight allowed per window
-     * @param windowMillis window length
+     * @param windowMillis window length, in milliseconds
      * @param remaining    weight left after this call (least over identities)
      * @param resetMillis  for a violated limit: wait until this call would fit; otherwise wait until the oldest
-     *                     counted weight leaves the window (0 when nothing is counted)
+     *                     counted weight leaves the window (0 when nothing is counted); in milliseconds
      * @param violated     whether this limit denied the call
      */
     public record Quota(String policy, long limit, long windowMillis, long remaining, long resetMillis,
                         boolean violated) {
+        /**
+         * Creates the figures of one limit.
+         *
+         * @param policy       the policy name shown to clients; not null
+         * @param limit        weight allowed per window
+         * @param windowMillis window length, in milliseconds
+         * @param remaining    weight left after this call
+         * @param resetMillis  for a violated limit, the wait until this call would fit; otherwise the wait
+         *                     until the oldest counted weight leaves the window; in milliseconds
+         * @param violated     whether this limit denied the call
+         * @throws NullPointerException when {@code policy} is null
+         */
         public Quota {
             Objects.requireNonNull(policy, "policy");
         }

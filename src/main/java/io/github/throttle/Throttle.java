@@ -36,36 +36,63 @@ import java.time.temporal.ChronoUnit;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface Throttle {
 
-    /** Total weight allowed inside one window; at least 1. */
+    /**
+     * Total weight allowed inside one window; at least 1. Required.
+     *
+     * @return the weight allowed per window
+     */
     @Nonbinding
     long limit();
 
-    /** Window length, in {@link #unit()}; the window must be at least one millisecond. */
+    /**
+     * Window length, in {@link #unit()}; the window must be at least one millisecond. Default {@code 1}.
+     *
+     * @return the window length
+     */
     @Nonbinding
     long duration() default 1;
 
     /**
      * Sub-bucket length, in {@link #unit()}; {@code 0} means the whole window (a fixed window). Smaller is
-     * smoother and costs more memory; it must not exceed the duration.
+     * smoother and costs more memory; it must not exceed the duration. Default {@code 0}.
+     *
+     * @return the sub-bucket length, or {@code 0} for a fixed window
      */
     @Nonbinding
     long precision() default 0;
 
-    /** Unit of {@link #duration()} and {@link #precision()}: from {@code MILLIS} to {@code WEEKS}. */
+    /**
+     * Unit of {@link #duration()} and {@link #precision()}: from {@code MILLIS} to {@code WEEKS}. Default
+     * {@code SECONDS}.
+     *
+     * @return the time unit
+     */
     @Nonbinding
     ChronoUnit unit() default ChronoUnit.SECONDS;
 
-    /** Cost of one call; between 1 and {@link #limit()}. */
+    /**
+     * Cost of one call; between 1 and {@link #limit()}. Default {@code 1}.
+     *
+     * @return the weight charged per call
+     */
     @Nonbinding
     long weight() default 1;
 
-    /** Bucket name: targets with the same name share one quota. Empty means {@code Class#method}. */
+    /**
+     * Bucket name: targets with the same name share one quota. Empty (the default) means
+     * {@code Class#method}: the fully qualified class name, {@code #} and the method name.
+     *
+     * @return the bucket name, or empty for the method's own bucket
+     */
     @Nonbinding
     String name() default "";
 
     /**
-     * Who is limited. Empty means the authenticated principal, else the client address. With several
-     * resolvers, each identity they yield is limited on its own and the call needs all of them to allow it.
+     * Who is limited. Empty (the default) means the authenticated principal, else the client address. With
+     * several resolvers, each identity they yield is limited on its own and the call needs all of them to allow
+     * it.
+     *
+     * @return the identity resolvers, or none for the default identity
      */
     @Nonbinding
     Class<? extends ThrottleKey>[] key() default {};
@@ -76,6 +103,11 @@ public @interface Throttle {
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.METHOD, ElementType.TYPE})
     @interface List {
+        /**
+         * The repeated annotations, in declaration order.
+         *
+         * @return the limits of the target
+         */
         Throttle[] value();
     }
 }

@@ -15,7 +15,12 @@ import java.util.Optional;
 @FunctionalInterface
 public interface ThrottleKey {
 
-    /** The caller's identity for this limit, or empty when this resolver cannot tell. */
+    /**
+     * The caller's identity for this limit, or empty when this resolver cannot tell.
+     *
+     * @param caller what is known about the call
+     * @return the identity, or empty to charge the call to the default identity
+     */
     Optional<String> identify(Caller caller);
 
     /** The client address (see {@link Caller#clientAddress()} for proxies). */

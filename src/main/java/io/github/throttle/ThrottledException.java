@@ -10,11 +10,21 @@ public class ThrottledException extends RuntimeException {
 
     private final transient Decision decision;
 
+    /**
+     * Creates the exception of a denied call. It has no stack trace; its message names the wait.
+     *
+     * @param decision the denied decision
+     */
     public ThrottledException(Decision decision) {
         super("Rate limit exceeded; retry after " + decision.retryAfterMillis() + " ms", null, false, false);
         this.decision = decision;
     }
 
+    /**
+     * The decision that denied the call, with the figures a client needs to pace itself.
+     *
+     * @return the decision; {@code null} after deserialization (it is not serialized)
+     */
     public Decision decision() {
         return decision;
     }

@@ -12,29 +12,86 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Throttler {
 
-    /** Charges {@code weight} to {@code identity} in {@code bucket} if every rate allows it. */
+    /**
+     * Charges {@code weight} to {@code identity} in {@code bucket} if every rate allows it: the call is allowed
+     * when, for every rate, the weight already counted in its window plus {@code weight} does not exceed its
+     * limit. A denied call records nothing. Blocks until the decision is made.
+     *
+     * @param bucket   the bucket name, as in {@link Throttle#name()}
+     * @param identity who is charged, e.g. {@code user:alice}; not empty
+     * @param weight   the cost of this call; between 1 and the least limit
+     * @param rates    the limits to check together, atomically; at least one
+     * @return the decision, with one quota per rate in the order given (none when unmetered)
+     * @throws IllegalArgumentException when no rate is given, the identity is empty, a rate is invalid, two
+     *                                  rates have the same window and precision, or the weight is not between 1
+     *                                  and every rate's limit
+     */
     Decision acquire(String bucket, String identity, long weight, Rate... rates);
 
-    /** As {@link #acquire}, without blocking the calling thread. */
+    /**
+     * As {@link #acquire}, without blocking the calling thread.
+     *
+     * @param bucket   the bucket name, as in {@link Throttle#name()}
+     * @param identity who is charged, e.g. {@code user:alice}; not empty
+     * @param weight   the cost of this call; between 1 and the least limit
+     * @param rates    the limits to check together, atomically; at least one
+     * @return a stage completed with the decision
+     * @throws IllegalArgumentException when no rate is given, the identity is empty, a rate is invalid, two
+     *                                  rates have the same window and precision, or the weight is not between 1
+     *                                  and every rate's limit
+     */
     CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Rate... rates);
 
-    /** Reports usage without recording anything (a call of weight 0). */
+    /**
+     * Reports usage without recording anything (a call of weight 0).
+     *
+     * @param bucket   the bucket name, as in {@link Throttle#name()}
+     * @param identity the identity to report on, e.g. {@code user:alice}; not empty
+     * @param rates    the limits to report on; at least one
+     * @return the current figures, with one quota per rate in the order given (none when unmetered)
+     * @throws IllegalArgumentException when no rate is given, the identity is empty, a rate is invalid, or two
+     *                                  rates have the same window and precision
+     */
     Decision count(String bucket, String identity, Rate... rates);
 
-    /** Forgets everything counted for {@code identity} in {@code bucket}, in every window. */
+    /**
+     * Forgets everything counted for {@code identity} in {@code bucket}, in every window. Blocks until the
+     * store answers.
+     *
+     * @param bucket   the bucket name
+     * @param identity the identity whose counts are dropped
+     */
     void reset(String bucket, String identity);
 
     /**
      * At most {@code limit} weight per {@code window}, counted in sub-buckets of {@code precision}.
+     *
+     * @param limit     weight allowed per window; at least 1
+     * @param window    window length; at least one millisecond
+     * @param precision sub-bucket length, between one millisecond and the window; {@code null} or equal to
+     *                  the window means a fixed window
      */
     record Rate(long limit, Duration window, Duration precision) {
 
-        /** A fixed window. */
+        /**
+         * A fixed window: the whole window is one sub-bucket.
+         *
+         * @param limit  weight allowed per window
+         * @param window window length
+         * @return the rate
+         */
         public static Rate of(long limit, Duration window) {
             return new Rate(limit, window, window);
         }
 
-        /** A sliding window counted in sub-buckets of {@code precision}. */
+        /**
+         * A sliding window counted in sub-buckets of {@code precision}.
+         *
+         * @param limit     weight allowed per window
+         * @param window    window length
+         * @param precision sub-bucket length; smaller is smoother and costs more memory
+         * @return the rate
+         */
         public static Rate sliding(long limit, Duration window, Duration precision) {
             return new Rate(limit, window, precision);
         }
