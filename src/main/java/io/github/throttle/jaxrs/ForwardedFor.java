@@ -13,7 +13,7 @@ import java.util.Locale;
  * address stops the walk at the last trusted proxy; an obfuscated identifier ({@code _abc}) is taken as the
  * client's identity. At most {@link #MAX_HOPS} hops are read.
  */
-public final class ForwardedFor {
+final class ForwardedFor {
 
     static final int MAX_HOPS = 32;
 

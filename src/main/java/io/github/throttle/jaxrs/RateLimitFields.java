@@ -12,7 +12,7 @@ import java.util.List;
  * (draft-ietf-httpapi-ratelimit-headers, one list member per limit), or the {@code X-RateLimit-*} trio,
  * and for a denied call {@code Retry-After} plus an RFC 9457 problem body.
  */
-public final class RateLimitFields {
+final class RateLimitFields {
 
     public static final String PROBLEM_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
     public static final String PROBLEM_JSON = "application/problem+json";

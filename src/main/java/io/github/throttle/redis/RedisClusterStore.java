@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  * reach its node leaves the weight counted until it leaves its window (the safe side). With the Redis
  * clock, each group is timed by its own primary's clock.
  */
-public final class RedisClusterStore implements Store {
+final class RedisClusterStore implements Store {
 
     private static final int TRYAGAIN_ATTEMPTS = 50;
     private static final Executor TRYAGAIN_DELAY = CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS);
