@@ -4,24 +4,20 @@ import io.github.throttle.engine.Limit;
 
 /**
  * What one identity has counted in one window: the total, the newest sub-bucket holding weight and, once a
- * second one has started, the older sub-buckets still holding weight, oldest first. Sub-buckets that hold
- * no weight are not kept, so the work of a call is bounded by the sub-buckets that leave the window, never
- * by the time elapsed since the last call. Guarded by the lock of its identity.
+ * second one has started, the older sub-buckets still holding weight. Sub-buckets that hold no weight are
+ * not kept, so the work of a call is bounded by the sub-buckets that leave the window, never by the time
+ * elapsed since the last call. Weights fit in an {@code int}: a window never counts more than its limit
+ * ({@link Limit#MAX_LIMIT}). Guarded by the lock of its identity.
  */
 final class WindowCounts {
 
     /** The window counted (only its duration and precision matter: {@link Limit#sameWindow}). */
     private final Limit window;
-    private long counted;
+    private int counted;
     private long newest;
-    private long newestWeight;
-    /**
-     * Older sub-buckets holding weight: a ring of (sub-bucket, weight) pairs, {@code olderCount} long from
-     * {@code olderStart}, in increasing sub-bucket order; null until a second sub-bucket starts.
-     */
-    private long[] older;
-    private int olderStart;
-    private int olderCount;
+    private int newestWeight;
+    /** Older sub-buckets holding weight; null until a second sub-bucket starts. */
+    private SubBucketQueue older;
 
     WindowCounts(Limit window) {
         this.window = window;
@@ -41,10 +37,14 @@ final class WindowCounts {
         return newest;
     }
 
+    private int olderCount() {
+        return older == null ? 0 : older.size();
+    }
+
     /** How many of the older sub-buckets are before {@code trim} (the newest one never is). */
     int leaving(long trim) {
         int i = 0;
-        while (i < olderCount && olderSubBucket(i) < trim) {
+        while (i < olderCount() && older.subBucket(i) < trim) {
             i++;
         }
         return i;
@@ -54,23 +54,23 @@ final class WindowCounts {
     long weightOfOldest(int n) {
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            sum += olderWeight(i);
+            sum += older.weight(i);
         }
         return sum;
     }
 
     /** The {@code i}-th oldest sub-bucket holding weight; the newest past the older ones. */
     long subBucket(int i) {
-        return i < olderCount ? olderSubBucket(i) : newest;
+        return i < olderCount() ? older.subBucket(i) : newest;
     }
 
     /** Starting from the {@code skip}-th oldest, the sub-bucket whose leaving frees at least {@code need}. */
     long subBucketFreeing(int skip, long need) {
         long freed = 0;
-        for (int i = skip; i < olderCount; i++) {
-            freed += olderWeight(i);
+        for (int i = skip; i < olderCount(); i++) {
+            freed += older.weight(i);
             if (freed >= need) {
-                return olderSubBucket(i);
+                return older.subBucket(i);
             }
         }
         return newest;
@@ -79,18 +79,17 @@ final class WindowCounts {
     /** Forgets everything counted. */
     void clear() {
         counted = 0;
-        olderStart = 0;
-        olderCount = 0;
+        if (older != null) {
+            older.clear();
+        }
     }
 
     /** Forgets the {@code n} oldest sub-buckets (they have left the window). */
     void drop(int n) {
-        if (n == 0) {
-            return;
+        if (n > 0) {
+            counted -= (int) weightOfOldest(n);
+            older.removeOldest(n);
         }
-        counted -= weightOfOldest(n);
-        olderStart = n == olderCount ? 0 : slot(n);
-        olderCount -= n;
     }
 
     /**
@@ -103,47 +102,19 @@ final class WindowCounts {
             // nothing counted: the window starts again at this sub-bucket
             clear();
             newest = b;
-            newestWeight = weight;
+            newestWeight = (int) weight;
         } else if (b == newest) {
-            newestWeight += weight;
+            newestWeight += (int) weight;
             started = false;
         } else {
-            pushNewestToOlder();
-            newest = b;
-            newestWeight = weight;
-        }
-        counted += weight;
-        return started;
-    }
-
-    private void pushNewestToOlder() {
-        int capacity = older == null ? 0 : older.length / 2;
-        if (olderCount == capacity) {
-            long[] grown = new long[Math.max(4, capacity * 4)];
-            for (int i = 0; i < olderCount; i++) {
-                grown[i * 2] = olderSubBucket(i);
-                grown[i * 2 + 1] = olderWeight(i);
+            if (older == null) {
+                older = new SubBucketQueue();
             }
-            older = grown;
-            olderStart = 0;
+            older.add(newest, newestWeight);
+            newest = b;
+            newestWeight = (int) weight;
         }
-        int s = slot(olderCount);
-        older[s * 2] = newest;
-        older[s * 2 + 1] = newestWeight;
-        olderCount++;
-    }
-
-    private int slot(int i) {
-        int capacity = older.length / 2;
-        int s = olderStart + i;
-        return s >= capacity ? s - capacity : s;
-    }
-
-    private long olderSubBucket(int i) {
-        return older[slot(i) * 2];
-    }
-
-    private long olderWeight(int i) {
-        return older[slot(i) * 2 + 1];
+        counted += (int) weight;
+        return started;
     }
 }
