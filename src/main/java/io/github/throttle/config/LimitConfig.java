@@ -43,11 +43,15 @@ public record LimitConfig(String target, int index, int count, long limit, long 
         Limit.check(limit, durationMillis, precisionMillis).ifPresent(broken -> {
             // report the member as the user wrote it, in its unit
             String member = broken.member();
-            long value = member.equals("limit") ? limit : member.equals("duration") ? duration : precision;
+            Object value = member.equals("limit") ? limit : inUnit(member.equals("duration") ? duration : precision);
             throw invalid(member, value, broken.why());
         });
         String window = Limit.windowName(durationMillis);
         return new Limit(limit, durationMillis, precisionMillis, name.isEmpty() ? window : name + "-" + window);
+    }
+
+    private String inUnit(long amount) {
+        return unit == ChronoUnit.MILLIS ? Long.toString(amount) : amount + " " + unit;
     }
 
     /** The bucket whose counts this limit shares: {@link #name()}, else the target. */

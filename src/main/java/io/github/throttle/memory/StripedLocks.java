@@ -26,12 +26,17 @@ final class StripedLocks {
         for (int i = 0; i < keys.length; i++) {
             stripes[i] = stripe(keys[i]);
         }
-        return holding(Arrays.stream(stripes).sorted().distinct().toArray(), 0, action);
+        Arrays.sort(stripes);
+        return holding(stripes, 0, action);
     }
 
+    /** Takes the monitors from {@code stripes[from]} on, in order, each once (two keys may share one). */
     private <T> T holding(int[] stripes, int from, Supplier<T> action) {
         if (from == stripes.length) {
             return action.get();
+        }
+        if (from > 0 && stripes[from] == stripes[from - 1]) {
+            return holding(stripes, from + 1, action);
         }
         synchronized (monitors[stripes[from]]) {
             return holding(stripes, from + 1, action);
