@@ -6,6 +6,9 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Store;
+import io.github.throttle.engine.StoreCallTimer;
+import io.github.throttle.metrics.Meters;
+import io.github.throttle.metrics.MetricsBackends;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.redis.RedisStores;
 import io.github.throttle.limiter.Limiter;
@@ -15,6 +18,10 @@ import org.eclipse.microprofile.config.Config;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -33,28 +40,39 @@ public final class Bootstrap {
 
     /**
      * @param beans         the CDI bean of a {@link ThrottleKey} class, or a new instance of it; null when neither
+     * @param registries    the CDI bean of a metrics registry type, if the server has one
      * @param httpEndpoints which methods the HTTP filter throttles
      * @throws InvalidThrottleException naming the key of a bad setting
      */
     public static Limiter start(Config config, Function<Class<? extends ThrottleKey>, ThrottleKey> beans,
-                                Predicate<Method> httpEndpoints) {
+                                Function<Class<?>, Optional<Object>> registries, Predicate<Method> httpEndpoints) {
         ThrottleSettings settings = ThrottleSettings.read(config);
+        Meters meters = MetricsBackends.select(settings.metrics(), registries).orElseThrow(() -> new InvalidThrottleException(
+                "Invalid " + ThrottleSettings.METRICS + "=" + settings.metrics() + ": this server offers no such metrics"
+                        + " (its API is not visible to the application or its registry is not a CDI bean); use auto or none"));
         Store store = open(settings);
         LOG.log(System.Logger.Level.INFO, "Throttle " + (settings.enabled() ? "enabled" : "disabled (throttle.enabled=false)")
-                + ", counting in the " + store.describe());
-        return assemble(settings, config, store, InstantSource.system(), beans, httpEndpoints);
+                + (settings.report() ? " in report mode" : "") + ", counting in the " + store.describe()
+                + ", metrics: " + meters.name());
+        return assemble(settings, config, store, InstantSource.system(), beans, httpEndpoints, meters);
     }
 
     /** Puts a limiter together around a store that is already open (tests drive the clock through it). */
     public static Limiter assemble(ThrottleSettings settings, Config config, Store store, InstantSource clock,
-                                   Function<Class<? extends ThrottleKey>, ThrottleKey> beans, Predicate<Method> httpEndpoints) {
+                                   Function<Class<? extends ThrottleKey>, ThrottleKey> beans, Predicate<Method> httpEndpoints,
+                                   Meters meters) {
         KeyCodec codec = new KeyCodec(settings.keyPrefix());
+        Map<String, Meters.Timer> timers = new HashMap<>();
+        for (String outcome : List.of(StoreCallTimer.SUCCESS, StoreCallTimer.FAILURE, StoreCallTimer.TIMEOUT)) {
+            timers.put(outcome, meters.storeCalls(store.kind(), outcome));
+        }
         Decider decider = new Decider(store, clock, settings.clientTime(), settings.redisTimeout(), settings.denyOnFailure(),
-                OPEN_AFTER_FAILURE);
+                OPEN_AFTER_FAILURE, (outcome, nanos) -> timers.get(outcome).record(nanos));
         // the header of the built-in API-key resolver is a setting, read here once
         Function<Class<? extends ThrottleKey>, ThrottleKey> resolvers =
                 type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
-        return new Limiter(settings, codec, decider, new Targets(config, codec, resolvers, httpEndpoints));
+        return new Limiter(settings, codec, decider,
+                new Targets(config, codec, resolvers, httpEndpoints, settings.report(), meters, clock));
     }
 
     private static Store open(ThrottleSettings settings) {

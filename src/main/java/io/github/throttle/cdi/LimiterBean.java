@@ -15,6 +15,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
+import java.util.Optional;
 
 /**
  * Holds the application's {@link Limiter}: started from MicroProfile Config on first use, closed at shutdown,
@@ -37,7 +38,7 @@ public class LimiterBean {
             synchronized (this) {
                 l = limiter;
                 if (l == null) {
-                    l = Bootstrap.start(ConfigProvider.getConfig(), this::resolver, ResourceMethods::isResourceMethod);
+                    l = Bootstrap.start(ConfigProvider.getConfig(), this::resolver, this::registry, ResourceMethods::isResourceMethod);
                     limiter = l;
                 }
             }
@@ -50,6 +51,16 @@ public class LimiterBean {
         Limiter l = limiter;
         if (l != null) {
             l.close();
+        }
+    }
+
+    /** The bean of a metrics registry type, when exactly one is resolvable. */
+    private Optional<Object> registry(Class<?> type) {
+        try {
+            Instance<?> bean = beans.select(type);
+            return bean.isResolvable() ? Optional.of(bean.get()) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
     }
 

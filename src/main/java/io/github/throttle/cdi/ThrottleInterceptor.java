@@ -1,11 +1,11 @@
 package io.github.throttle.cdi;
 
 import io.github.throttle.Caller;
-import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottledException;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
+import io.github.throttle.limiter.Verdict;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -17,7 +17,8 @@ import java.security.Principal;
 import java.util.Optional;
 
 /**
- * Throttles {@link Throttle}d CDI bean methods: a denied call throws {@link ThrottledException}. JAX-RS
+ * Throttles {@link Throttle}d CDI bean methods: a denied call throws {@link ThrottledException} (in report mode
+ * it is let through). JAX-RS
  * resource methods are left to the HTTP filter, which decides before the request entity is read, so each
  * call is counted once.
  */
@@ -40,10 +41,10 @@ public class ThrottleInterceptor {
         if (target.httpEndpoint() || !l.active(target)) {
             return ctx.proceed();
         }
-        Decision d = l.decide(target, new BeanCaller(method, principals.current()))
+        Verdict v = l.decide(target, new BeanCaller(method, principals.current()))
                 .toCompletableFuture().join();
-        if (!d.allowed()) {
-            throw new ThrottledException(d);
+        if (v.refused()) {
+            throw new ThrottledException(v.decision());
         }
         return ctx.proceed();
     }

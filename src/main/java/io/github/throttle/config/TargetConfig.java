@@ -27,8 +27,9 @@ import java.util.Optional;
  *
  * @param target  {@code Class#method}
  * @param enabled false when the target declares no limit or is switched off ({@code .../Throttle/enabled=false})
+ * @param report  whether the target is in report mode ({@code .../Throttle/mode=report}, else {@code throttle.mode})
  */
-public record TargetConfig(String target, boolean enabled, List<LimitConfig> limits) {
+public record TargetConfig(String target, boolean enabled, boolean report, List<LimitConfig> limits) {
 
     private static final String ANN = "Throttle";
 
@@ -39,12 +40,13 @@ public record TargetConfig(String target, boolean enabled, List<LimitConfig> lim
     }
 
     /** @throws InvalidThrottleException naming the method and the member or configuration key at fault */
-    public static TargetConfig read(Config config, Class<?> beanClass, Method method) {
+    public static TargetConfig read(Config config, Class<?> beanClass, Method method, boolean reportByDefault) {
         String cls = beanClass.getName();
         String target = cls + "#" + method.getName();
         Throttle[] annotations = annotations(beanClass, method);
         Overrides overrides = new Overrides(config, cls, method.getName(), target);
         boolean enabled = annotations.length > 0 && overrides.enabled();
+        boolean report = overrides.report(reportByDefault);
         List<LimitConfig> limits = new ArrayList<>();
         for (int i = 0; i < annotations.length; i++) {
             LimitConfig limit = overrides.limit(annotations[i], i, annotations.length);
@@ -59,24 +61,34 @@ public record TargetConfig(String target, boolean enabled, List<LimitConfig> lim
             }
             limits.add(limit);
         }
-        return new TargetConfig(target, enabled, List.copyOf(limits));
+        return new TargetConfig(target, enabled, report, List.copyOf(limits));
     }
 
     /** Reads the members of one target's limits, each as overridden or as annotated. */
     private record Overrides(Config config, String cls, String method, String target) {
 
         boolean enabled() {
-            for (String key : List.of(cls + "/" + method + "/" + ANN + "/enabled", cls + "/" + ANN + "/enabled", ANN + "/enabled")) {
+            return targetChoice("enabled", "true", "true", "false").equals("true");
+        }
+
+        boolean report(boolean byDefault) {
+            return targetChoice("mode", byDefault ? "report" : "enforce", "enforce", "report").equals("report");
+        }
+
+        /** A setting of the whole target ({@code <class>/<method>/Throttle/<name>}, ...), one of {@code allowed}. */
+        private String targetChoice(String name, String dflt, String... allowed) {
+            for (String key : List.of(cls + "/" + method + "/" + ANN + "/" + name, cls + "/" + ANN + "/" + name, ANN + "/" + name)) {
                 Optional<String> v = config.getOptionalValue(key, String.class);
                 if (v.isPresent()) {
                     String s = v.get().trim().toLowerCase(Locale.ROOT);
-                    if (!s.equals("true") && !s.equals("false")) {
-                        throw new InvalidThrottleException("Invalid " + key + "=" + v.get() + " (for " + target + "): must be true or false");
+                    if (!List.of(allowed).contains(s)) {
+                        throw new InvalidThrottleException("Invalid " + key + "=" + v.get() + " (for " + target + "): must be "
+                                + String.join(" or ", allowed));
                     }
-                    return s.equals("true");
+                    return s;
                 }
             }
-            return true;
+            return dflt;
         }
 
         LimitConfig limit(Throttle a, int index, int count) {

@@ -24,7 +24,9 @@ public record ThrottleSettings(
         boolean denyOnFailure,
         HeaderStyle headers,
         List<Cidr> trustedProxies,
-        String keyHeader) {
+        String keyHeader,
+        boolean report,
+        String metrics) {
 
     /** Which rate-limit fields responses carry. */
     public enum HeaderStyle {
@@ -46,10 +48,12 @@ public record ThrottleSettings(
     public static final String HEADERS = "throttle.headers";
     public static final String TRUSTED_PROXIES = "throttle.forwarded.trusted-proxies";
     public static final String KEY_HEADER = "throttle.key.header";
+    public static final String MODE = "throttle.mode";
+    public static final String METRICS = "throttle.metrics";
 
     /** Every key Throttle reads. */
     public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
-            TIME_SOURCE, ON_STORE_FAILURE, HEADERS, TRUSTED_PROXIES, KEY_HEADER);
+            TIME_SOURCE, ON_STORE_FAILURE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS);
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
@@ -97,7 +101,10 @@ public record ThrottleSettings(
         if (header.isEmpty() || !header.chars().allMatch(ch -> ch > 32 && ch < 127 && "()<>@,;:\\\"/[]?={}".indexOf(ch) < 0)) {
             throw invalid(KEY_HEADER, header, "must be an HTTP header name");
         }
-        return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, deny, headers, List.copyOf(proxies), header);
+        boolean report = choice(config, MODE, "enforce", "enforce", "report").equals("report");
+        String metrics = choice(config, METRICS, "auto", "auto", "micrometer", "mp-metrics", "otel", "none");
+        return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, deny, headers, List.copyOf(proxies), header,
+                report, metrics);
     }
 
     private static void checkUri(String uri, boolean cluster) {

@@ -30,6 +30,7 @@ public final class Decider {
     private final Duration timeout;
     private final boolean denyOnFailure;
     private final long openMillis;
+    private final StoreCallTimer timer;
 
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile long openUntil = Long.MIN_VALUE;
@@ -37,6 +38,13 @@ public final class Decider {
 
     public Decider(Store store, InstantSource clock, boolean clientTime, Duration timeout, boolean denyOnFailure,
                    Duration openPeriod) {
+        this(store, clock, clientTime, timeout, denyOnFailure, openPeriod, StoreCallTimer.NONE);
+    }
+
+    /** @param timer told how each store call ended and how long it took */
+    public Decider(Store store, InstantSource clock, boolean clientTime, Duration timeout, boolean denyOnFailure,
+                   Duration openPeriod, StoreCallTimer timer) {
+        this.timer = timer;
         this.store = store;
         this.clock = clock;
         this.clientTime = clientTime;
@@ -69,6 +77,7 @@ public final class Decider {
             probe = true;
         }
         boolean isProbe = probe;
+        long started = System.nanoTime();
         CompletableFuture<StoreReply> reply;
         try {
             reply = store.decide(call).toCompletableFuture();
@@ -81,12 +90,32 @@ public final class Decider {
                 probing.set(false);
             }
             if (e != null) {
-                onFailure(e);
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
+                        System.nanoTime() - started);
+                onFailure(cause);
                 return failure();
             }
+            timer.record(StoreCallTimer.SUCCESS, System.nanoTime() - started);
             onSuccess();
             return decision(r, call, limits);
         });
+    }
+
+    /** Whether the store answers one cheap request within the timeout (never completes exceptionally). */
+    public CompletionStage<Boolean> reachable() {
+        CompletableFuture<Void> ping;
+        try {
+            ping = store.ping().toCompletableFuture();
+        } catch (RuntimeException e) {
+            ping = CompletableFuture.failedFuture(e);
+        }
+        return ping.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ok, e) -> e == null);
+    }
+
+    /** Whether a store that cannot be asked gets calls denied ({@code throttle.on-store-failure=deny}). */
+    public boolean deniesOnFailure() {
+        return denyOnFailure;
     }
 
     /**
@@ -130,8 +159,7 @@ public final class Decider {
         return denyOnFailure ? Decision.unavailable(Math.max(1000, openMillis)) : Decision.unmetered();
     }
 
-    private void onFailure(Throwable e) {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    private void onFailure(Throwable cause) {
         openUntil = clock.millis() + openMillis;
         if (!failing) {
             failing = true;

@@ -15,6 +15,14 @@ public interface Store extends AutoCloseable {
     /** Forgets everything counted for these keys. */
     CompletionStage<Void> reset(String... keys);
 
+    /** What kind of store this is, for metrics and health: {@code memory}, {@code redis}, {@code redis-cluster}, {@code redis-sentinel}. */
+    String kind();
+
+    /** Completes when the store answers one cheap request (the readiness check); exceptionally when it cannot. */
+    default CompletionStage<Void> ping() {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
     /** A short description for logs (never with credentials). */
     String describe();
 

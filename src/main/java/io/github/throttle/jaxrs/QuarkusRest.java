@@ -1,6 +1,6 @@
 package io.github.throttle.jaxrs;
 
-import io.github.throttle.Decision;
+import io.github.throttle.limiter.Verdict;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -43,7 +43,7 @@ final class QuarkusRest {
     }
 
     /** Suspends the request until the decision is in, hands it over, then resumes the request. */
-    static void suspend(ContainerRequestContext ctx, CompletableFuture<Decision> decision, Consumer<Decision> handOver) {
+    static void suspend(ContainerRequestContext ctx, CompletableFuture<Verdict> decision, Consumer<Verdict> handOver) {
         ResteasyReactiveContainerRequestContext rr = (ResteasyReactiveContainerRequestContext) ctx;
         rr.suspend();
         decision.whenComplete((d, e) -> {

@@ -4,6 +4,7 @@ import io.github.throttle.Decision;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
+import io.github.throttle.limiter.Verdict;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -40,7 +41,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
             p = PeerAddress.forRuntime(ctx);
             peer = p;
         }
-        CompletableFuture<Decision> decision = limiter.decide(target, new HttpCaller(ctx, target.method(), p, forwarded))
+        CompletableFuture<Verdict> decision = limiter.decide(target, new HttpCaller(ctx, target.method(), p, forwarded))
                 .toCompletableFuture();
         // waiting is cheaper than two thread hops, and allowed everywhere but on an event loop
         if (decision.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.handles(ctx) || !QuarkusRest.onEventLoop()) {
@@ -55,11 +56,11 @@ final class ThrottleFilter implements ContainerRequestFilter {
         QuarkusRest.suspend(ctx, decision, d -> pending.decision = d);
     }
 
-    void apply(ContainerRequestContext ctx, Decision d) {
-        if (d.allowed()) {
-            ctx.setProperty(DECISION, d);
-        } else {
-            ctx.abortWith(RateLimitFields.denied(d, limiter.settings().headers()));
+    void apply(ContainerRequestContext ctx, Verdict v) {
+        if (v.refused()) {
+            ctx.abortWith(RateLimitFields.denied(v.decision(), limiter.settings().headers()));
+        } else if (v.showsFields()) {
+            ctx.setProperty(DECISION, v.decision());
         }
     }
 
@@ -81,7 +82,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
 
     /** A decision taken while the request was suspended, applied by {@link Resumed}. */
     static final class Pending {
-        volatile Decision decision;
+        volatile Verdict decision;
     }
 
     /** Runs right after {@link ThrottleFilter}, on the resumed request's thread. */

@@ -44,9 +44,28 @@ public final class Limiter implements AutoCloseable {
         return settings.enabled() && target.enabled();
     }
 
-    /** Decides one call of a target. */
-    public CompletionStage<Decision> decide(Target target, Caller caller) {
-        return decider.decide(target.storeCall(caller, codec, decider.now()), target.limits());
+    /** Decides one call of a target, and counts what happened to it. */
+    public CompletionStage<Verdict> decide(Target target, Caller caller) {
+        return decider.decide(target.storeCall(caller, codec, decider.now()), target.limits()).thenApply(d -> {
+            CallResult result = CallResult.of(d, target.report());
+            target.count(result);
+            return new Verdict(d, result, target.report());
+        });
+    }
+
+    /** Whether the store answers within the timeout, for the readiness check. */
+    public CompletionStage<Boolean> storeReachable() {
+        return decider.reachable();
+    }
+
+    /** What kind of store counts: {@code memory}, {@code redis}, {@code redis-cluster}, {@code redis-sentinel}. */
+    public String storeKind() {
+        return decider.store().kind();
+    }
+
+    /** Whether a store that cannot be asked gets calls denied. */
+    public boolean deniesOnStoreFailure() {
+        return decider.deniesOnFailure();
     }
 
     /**

@@ -4,9 +4,12 @@ import io.github.throttle.Caller;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.metrics.Meters;
 
 import java.lang.reflect.Method;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A throttled method, resolved once from its configuration: its limits in declaration order, the weight
@@ -18,6 +21,10 @@ public final class Target {
     private final String name;
     private final boolean enabled;
     private final boolean httpEndpoint;
+    private final boolean report;
+    private final String bucket;
+    private final Map<CallResult, Meters.Counter> calls;
+    private final ReportLog reportLog;
     private final List<Limit> limits;
     private final long[] weights;
     private final String[] bucketHeads;
@@ -28,8 +35,13 @@ public final class Target {
     /** Whether a limit declares no resolver, so is charged to the caller's default identity. */
     private final boolean chargesDefaultIdentity;
 
-    Target(Method method, String name, boolean enabled, boolean httpEndpoint, List<Limit> limits, long[] weights,
+    Target(Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
+           Map<CallResult, Meters.Counter> calls, ReportLog reportLog, List<Limit> limits, long[] weights,
            String[] bucketHeads, List<TaggedResolver> resolvers, int[][] resolversOf) {
+        this.report = report;
+        this.bucket = bucket;
+        this.calls = new EnumMap<>(calls);
+        this.reportLog = reportLog;
         this.method = method;
         this.name = name;
         this.enabled = enabled;
@@ -59,6 +71,24 @@ public final class Target {
     /** Whether this is a JAX-RS resource method: the HTTP filter decides it, not the CDI interceptor. */
     public boolean httpEndpoint() {
         return httpEndpoint;
+    }
+
+    /** Whether the target is in report mode: nothing refused, what enforce mode would refuse counted. */
+    public boolean report() {
+        return report;
+    }
+
+    /** The bucket the target's metrics are tagged with: that of its first limit. */
+    public String bucket() {
+        return bucket;
+    }
+
+    /** Counts one call's result, and logs (at most once a minute) what report mode let through. */
+    void count(CallResult result) {
+        calls.get(result).increment();
+        if (result == CallResult.WOULD_DENY) {
+            reportLog.wouldDeny();
+        }
     }
 
     /** The declared limits, in declaration order. */

@@ -9,7 +9,11 @@ import io.github.throttle.engine.Limit;
 import org.eclipse.microprofile.config.Config;
 
 import java.lang.reflect.Method;
+import io.github.throttle.metrics.Meters;
+
+import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +27,18 @@ import java.util.function.Predicate;
  */
 public final class Targets {
 
+    /** The {@code plan} tag of calls on no plan. */
+    static final String DEFAULT_PLAN = "default";
+
     private final Config config;
     private final KeyCodec codec;
     private final Function<Class<? extends ThrottleKey>, ThrottleKey> resolverFactory;
     private final Predicate<Method> httpEndpoints;
+    private final boolean reportByDefault;
+    private final Meters meters;
+    private final InstantSource clock;
+    /** One report log per bucket, shared by the targets that count in it. */
+    private final Map<String, ReportLog> reportLogs = new HashMap<>();
     /** One instance per resolver class, shared by every target. */
     private final Map<Class<? extends ThrottleKey>, TaggedResolver> resolvers = new HashMap<>();
     private final ConcurrentHashMap<TargetId, Target> built = new ConcurrentHashMap<>();
@@ -38,6 +50,19 @@ public final class Targets {
      */
     public Targets(Config config, KeyCodec codec, Function<Class<? extends ThrottleKey>, ThrottleKey> resolverFactory,
                    Predicate<Method> httpEndpoints) {
+        this(config, codec, resolverFactory, httpEndpoints, false, Meters.NONE, InstantSource.system());
+    }
+
+    /**
+     * @param reportByDefault {@code throttle.mode=report}
+     * @param meters          where calls are counted
+     * @param clock           paces the report-mode log
+     */
+    public Targets(Config config, KeyCodec codec, Function<Class<? extends ThrottleKey>, ThrottleKey> resolverFactory,
+                   Predicate<Method> httpEndpoints, boolean reportByDefault, Meters meters, InstantSource clock) {
+        this.reportByDefault = reportByDefault;
+        this.meters = meters;
+        this.clock = clock;
         this.config = config;
         this.codec = codec;
         this.resolverFactory = resolverFactory;
@@ -56,7 +81,7 @@ public final class Targets {
     }
 
     private synchronized Target build(Class<?> beanClass, Method method) {
-        TargetConfig target = TargetConfig.read(config, beanClass, method);
+        TargetConfig target = TargetConfig.read(config, beanClass, method, reportByDefault);
         int n = target.limits().size();
         List<Limit> limits = new ArrayList<>(n);
         long[] weights = new long[n];
@@ -77,8 +102,14 @@ public final class Targets {
                 resolversOf[i][k] = used.indexOf(r);
             }
         }
-        return new Target(method, target.target(), target.enabled(), httpEndpoints.test(method), List.copyOf(limits),
-                weights, bucketHeads, List.copyOf(used), resolversOf);
+        String bucket = n == 0 ? target.target() : target.limits().get(0).bucket();
+        Map<CallResult, Meters.Counter> calls = new EnumMap<>(CallResult.class);
+        for (CallResult r : CallResult.values()) {
+            calls.put(r, meters.calls(bucket, DEFAULT_PLAN, r.tag()));
+        }
+        ReportLog reportLog = reportLogs.computeIfAbsent(bucket, b -> new ReportLog(b, clock));
+        return new Target(method, target.target(), target.enabled(), httpEndpoints.test(method), target.report(), bucket,
+                calls, reportLog, List.copyOf(limits), weights, bucketHeads, List.copyOf(used), resolversOf);
     }
 
     private TaggedResolver resolver(Class<? extends ThrottleKey> type, LimitConfig c) {

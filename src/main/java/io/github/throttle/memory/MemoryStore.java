@@ -176,6 +176,11 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public String kind() {
+        return "memory";
+    }
+
+    @Override
     public String describe() {
         return "embedded in-memory store";
     }

@@ -197,6 +197,16 @@ final class RedisClusterStore implements Store {
     }
 
     @Override
+    public String kind() {
+        return "redis-cluster";
+    }
+
+    @Override
+    public CompletionStage<Void> ping() {
+        return connection.get().thenCompose(c -> c.async().ping()).thenApply(pong -> null);
+    }
+
+    @Override
     public String describe() {
         return "Redis Cluster at " + seeds.stream().map(RedisUris::redact).collect(Collectors.joining(","));
     }

@@ -58,6 +58,16 @@ public final class RedisStore implements Store {
     }
 
     @Override
+    public String kind() {
+        return uri.getSentinels().isEmpty() ? "redis" : "redis-sentinel";
+    }
+
+    @Override
+    public CompletionStage<Void> ping() {
+        return connection.get().thenCompose(c -> c.async().ping()).thenApply(pong -> null);
+    }
+
+    @Override
     public String describe() {
         return "Redis at " + RedisUris.redact(uri);
     }

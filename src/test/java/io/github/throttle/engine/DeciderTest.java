@@ -19,6 +19,11 @@ class DeciderTest {
 
     /** A store that never answers, or fails at once, as told; counts the calls it receives. */
     static final class UnreachableStore implements Store {
+        @Override
+        public String kind() {
+            return "test";
+        }
+
         final AtomicInteger calls = new AtomicInteger();
         volatile boolean hang;
         volatile StoreReply answer;

@@ -127,4 +127,10 @@ public class LimitedResource {
     public String service() {
         return service.work();
     }
+
+    @GET
+    @Path("/service/reported")
+    public String serviceReported() {
+        return service.reported();
+    }
 }

@@ -13,4 +13,10 @@ public class LimitedService {
     public String work() {
         return "worked";
     }
+
+    /** In report mode (microprofile-config.properties): never throws, however often it is called. */
+    @Throttle(limit = 1, duration = 1, unit = ChronoUnit.HOURS)
+    public String reported() {
+        return "reported";
+    }
 }

@@ -28,6 +28,14 @@ public class OverrideResource {
         return "off";
     }
 
+    /** In report mode: never refused, no fields. */
+    @GET
+    @Path("/reported")
+    @Throttle(limit = 1, duration = 1, unit = ChronoUnit.HOURS)
+    public String reported() {
+        return "reported";
+    }
+
     /** The second limit overridden to 1 on its own. */
     @GET
     @Path("/indexed")

@@ -245,6 +245,21 @@ public abstract class ThrottleScenarios {
     }
 
     @Test
+    public void aTargetInReportModeIsNeverRefusedAndSendsNoFields() {
+        for (int i = 0; i < 3; i++) {
+            me().get("/it/override/reported").then().statusCode(200).body(equalTo("reported"))
+                    .header("RateLimit", nullValue()).header("RateLimit-Policy", nullValue()).header("Retry-After", nullValue());
+        }
+    }
+
+    @Test
+    public void aBeanInReportModeNeverThrows() {
+        for (int i = 0; i < 3; i++) {
+            me().get("/it/service/reported").then().statusCode(200).body(equalTo("reported"));
+        }
+    }
+
+    @Test
     public void theDecisionIsTakenBeforeTheEntityIsRead() {
         me().body("x".repeat(1000)).post("/it/upload").then().statusCode(200).body(equalTo("read 1000"));
         me().body("y".repeat(1000)).post("/it/upload").then().statusCode(429);

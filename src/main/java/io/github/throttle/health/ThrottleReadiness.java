@@ -1,0 +1,36 @@
+package io.github.throttle.health;
+
+import io.github.throttle.limiter.Limiter;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * The readiness check {@code throttle}, where MicroProfile Health is present: which store counts and whether
+ * it answers one cheap request (Redis: {@code PING}) within {@code throttle.redis.timeout}. {@code DOWN} only
+ * when the store cannot be reached and calls are then denied ({@code throttle.on-store-failure=deny}): with
+ * {@code allow} the application still serves, uncounted. Never a liveness check: restarting the application
+ * does not bring Redis back.
+ */
+@Readiness
+@ApplicationScoped
+public class ThrottleReadiness implements HealthCheck {
+
+    /** The check's name. */
+    public static final String NAME = "throttle";
+
+    @Inject
+    Limiter limiter;
+
+    @Override
+    public HealthCheckResponse call() {
+        boolean reachable = limiter.storeReachable().toCompletableFuture().join();
+        return HealthCheckResponse.named(NAME)
+                .status(reachable || !limiter.deniesOnStoreFailure())
+                .withData("store", limiter.storeKind())
+                .withData("reachable", reachable)
+                .build();
+    }
+}

@@ -1,0 +1,38 @@
+package io.github.throttle.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.concurrent.TimeUnit;
+
+/** Meters in a Micrometer {@link MeterRegistry} (Quarkus with {@code quarkus-micrometer}). */
+final class MicrometerMeters implements Meters {
+
+    private final MeterRegistry registry;
+
+    MicrometerMeters(Object registry) {
+        this.registry = (MeterRegistry) registry;
+    }
+
+    @Override
+    public Counter calls(String bucket, String plan, String result) {
+        io.micrometer.core.instrument.Counter c = io.micrometer.core.instrument.Counter.builder(CALLS)
+                .description("Calls of throttled targets, by result")
+                .tags("bucket", bucket, "plan", plan, "result", result)
+                .register(registry);
+        return c::increment;
+    }
+
+    @Override
+    public Timer storeCalls(String store, String outcome) {
+        io.micrometer.core.instrument.Timer t = io.micrometer.core.instrument.Timer.builder(STORE_CALLS)
+                .description("Calls of the store that counts, by outcome")
+                .tags("store", store, "outcome", outcome)
+                .register(registry);
+        return nanos -> t.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public String name() {
+        return "micrometer";
+    }
+}

@@ -1,0 +1,40 @@
+package io.github.throttle.metrics;
+
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+import java.time.Duration;
+
+/** Meters in the application registry of MicroProfile Metrics 5 (Payara 6, Open Liberty {@code mpMetrics-5.x}). */
+final class MpMetricsMeters implements Meters {
+
+    private final MetricRegistry registry;
+
+    MpMetricsMeters(Object registry) {
+        this.registry = (MetricRegistry) registry;
+    }
+
+    @Override
+    public Counter calls(String bucket, String plan, String result) {
+        org.eclipse.microprofile.metrics.Counter c = registry.counter(
+                Metadata.builder().withName(CALLS).withDescription("Calls of throttled targets, by result").build(),
+                new Tag("bucket", bucket), new Tag("plan", plan), new Tag("result", result));
+        return c::inc;
+    }
+
+    @Override
+    public Timer storeCalls(String store, String outcome) {
+        org.eclipse.microprofile.metrics.Timer t = registry.timer(
+                Metadata.builder().withName(STORE_CALLS).withDescription("Calls of the store that counts, by outcome")
+                        .withUnit(MetricUnits.NANOSECONDS).build(),
+                new Tag("store", store), new Tag("outcome", outcome));
+        return nanos -> t.update(Duration.ofNanos(nanos));
+    }
+
+    @Override
+    public String name() {
+        return "mp-metrics";
+    }
+}

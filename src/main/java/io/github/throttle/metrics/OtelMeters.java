@@ -1,0 +1,40 @@
+package io.github.throttle.metrics;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+
+/** Meters of OpenTelemetry metrics (Open Liberty {@code mpTelemetry-2.x}, Quarkus OpenTelemetry). */
+final class OtelMeters implements Meters {
+
+    private final LongCounter calls;
+    private final DoubleHistogram storeCalls;
+
+    OtelMeters(Object openTelemetry) {
+        Meter meter = ((OpenTelemetry) openTelemetry).getMeter("io.github.throttle");
+        this.calls = meter.counterBuilder(CALLS).setDescription("Calls of throttled targets, by result").build();
+        this.storeCalls = meter.histogramBuilder(STORE_CALLS).setDescription("Calls of the store that counts, by outcome")
+                .setUnit("s").build();
+    }
+
+    @Override
+    public Counter calls(String bucket, String plan, String result) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("bucket"), bucket, AttributeKey.stringKey("plan"), plan,
+                AttributeKey.stringKey("result"), result);
+        return () -> calls.add(1, tags);
+    }
+
+    @Override
+    public Timer storeCalls(String store, String outcome) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("store"), store, AttributeKey.stringKey("outcome"), outcome);
+        return nanos -> storeCalls.record(nanos / 1e9, tags);
+    }
+
+    @Override
+    public String name() {
+        return "otel";
+    }
+}
