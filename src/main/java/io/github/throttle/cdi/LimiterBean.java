@@ -6,10 +6,10 @@ import io.github.throttle.jaxrs.ResourceMethods;
 import io.github.throttle.limiter.Limiter;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Typed;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -24,9 +24,13 @@ import java.util.Optional;
 @ApplicationScoped
 public class LimiterBean {
 
+    /**
+     * Beans named at run time are looked up through the bean manager, not an injected {@code Instance<Object>}:
+     * such an injection point would keep every bean of the application (Quarkus removes unused ones, among them
+     * the readiness check when MicroProfile Health is absent).
+     */
     @Inject
-    @Any
-    Instance<Object> beans;
+    BeanManager beanManager;
 
     private volatile Limiter limiter;
 
@@ -57,7 +61,7 @@ public class LimiterBean {
     /** The bean of a metrics registry type, when exactly one is resolvable. */
     private Optional<Object> registry(Class<?> type) {
         try {
-            Instance<?> bean = beans.select(type);
+            Instance<?> bean = beanManager.createInstance().select(type);
             return bean.isResolvable() ? Optional.of(bean.get()) : Optional.empty();
         } catch (RuntimeException e) {
             return Optional.empty();
@@ -67,7 +71,7 @@ public class LimiterBean {
     /** A resolver: the CDI bean of that class if there is exactly one, else a new instance; null when neither. */
     private ThrottleKey resolver(Class<? extends ThrottleKey> type) {
         try {
-            Instance<? extends ThrottleKey> bean = beans.select(type);
+            Instance<? extends ThrottleKey> bean = beanManager.createInstance().select(type);
             if (bean.isResolvable()) {
                 return bean.get();
             }

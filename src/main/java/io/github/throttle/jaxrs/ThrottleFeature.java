@@ -35,6 +35,7 @@ public class ThrottleFeature implements DynamicFeature {
         Class<?> declaring = TargetConfig.annotations(method.getDeclaringClass(), method).length > 0 ? method.getDeclaringClass() : type;
         Target target = l.target(declaring, method);
         if (l.active(target)) {
+            l.servedOverHttp(type, method);
             ThrottleFilter filter = new ThrottleFilter(l, target);
             context.register(filter, Priorities.AUTHORIZATION + 10);
             if (l.settings().headers() != ThrottleSettings.HeaderStyle.NONE) {

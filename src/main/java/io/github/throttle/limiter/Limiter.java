@@ -10,6 +10,8 @@ import io.github.throttle.engine.StoreCall;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,6 +24,8 @@ public final class Limiter implements AutoCloseable {
     private final KeyCodec codec;
     private final Decider decider;
     private final Targets targets;
+    /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
+    private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
 
     public Limiter(ThrottleSettings settings, KeyCodec codec, Decider decider, Targets targets) {
         this.settings = settings;
@@ -37,6 +41,16 @@ public final class Limiter implements AutoCloseable {
     /** The target of a method of a bean class, built (and checked) on first use. */
     public Target target(Class<?> beanClass, Method method) {
         return targets.of(beanClass, method);
+    }
+
+    /** Records that {@code resourceClass} serves {@code method} over HTTP, throttled. */
+    public void servedOverHttp(Class<?> resourceClass, Method method) {
+        httpTargets.put(method, resourceClass);
+    }
+
+    /** The methods served over HTTP, throttled, with their resource classes. */
+    public Map<Method, Class<?>> httpTargets() {
+        return Map.copyOf(httpTargets);
     }
 
     /** Whether calls are throttled at all ({@code throttle.enabled}) and this target is on. */
