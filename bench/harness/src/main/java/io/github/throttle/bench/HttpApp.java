@@ -9,8 +9,8 @@ import java.nio.file.Path;
 
 /**
  * The Quarkus app of {@code bench/http-app} in a JVM of its own on a free port, with one store:
- * {@code memory}, {@code memory-nofields} (the memory store with {@code throttle.headers=none}) or
- * {@code redis}. Its output goes to {@code http-app-<store>.log}.
+ * {@code memory}, {@code memory-nofields} (the memory store with {@code throttle.headers=none}),
+ * {@code memory-nometrics} (with {@code throttle.metrics=none}) or {@code redis}. Its output goes to {@code http-app-<store>.log}.
  */
 final class HttpApp implements AutoCloseable {
 
@@ -34,6 +34,8 @@ final class HttpApp implements AutoCloseable {
         } else {
             pb.environment().remove("THROTTLE_HEADERS");
         }
+        // every store but memory-nometrics counts its calls in the app's Micrometer registry
+        pb.environment().put("THROTTLE_METRICS", store.equals("memory-nometrics") ? "none" : "auto");
         this.process = pb.start();
         this.base = "http://127.0.0.1:" + port + "/";
         try {

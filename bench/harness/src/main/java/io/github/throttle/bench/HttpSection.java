@@ -16,7 +16,7 @@ import static io.github.throttle.bench.Stats.x;
 final class HttpSection implements Section {
 
     /** "memory-nofields": the memory store with throttle.headers=none, so that the decision's own cost shows apart from that of the fields' bytes. */
-    static final String[] STORES = {"memory", "memory-nofields", "redis"};
+    static final String[] STORES = {"memory", "memory-nometrics", "memory-nofields", "redis"};
 
     @Override
     public String name() {
@@ -60,20 +60,27 @@ final class HttpSection implements Section {
                 }
             }
         }
-        ctx.title("(5) HTTP: wrk against one Quarkus 3.38.2 app, `/open` vs the same endpoint throttled per API key (10,000 random keys, the three limits raised so every call is allowed); the app runs once per store");
+        ctx.title("(5) HTTP: wrk against one Quarkus 3.33.2 app, `/open` vs the same endpoint throttled per API key (10,000 random keys, the three limits raised so every call is allowed); the app runs once per store");
         ctx.line("`/fields` is `/open` answering the same two `RateLimit` fields as constants: what the fields' bytes cost the server and wrk, without deciding anything. "
-                + "`memory, no fields` is the memory store with `throttle.headers=none`: the decision without the fields.");
+                + "`memory, no fields` is the memory store with `throttle.headers=none`: the decision without the fields. "
+                + "Every row counts its calls in Micrometer (`throttle_calls_total`) but `memory, no metrics` (`throttle.metrics=none`).");
         ctx.line("");
         ctx.line("| store | connections | unthrottled req/s | `/fields` req/s | throttled req/s | ratio | throttled / `/fields` | p99 unthrottled | p99 throttled | p99 added |");
         ctx.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String store : STORES) {
             for (int c : CALLERS) {
-                ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %.2f ms | %.2f ms | %+.2f ms |", store.replace("-nofields", ", no fields"), c,
+                ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %.2f ms | %.2f ms | %+.2f ms |", store.replace("-nofields", ", no fields").replace("-nometrics", ", no metrics"), c,
                         rate(s.median(store + "-open", c)), rate(s.median(store + "-fields", c)), rate(s.median(store + "-throttled", c)),
                         x(s.ratio(store + "-throttled", store + "-open", c)), x(s.ratio(store + "-throttled", store + "-fields", c)),
                         s.median(store + "-open-p99", c), s.median(store + "-throttled-p99", c),
                         s.difference(store + "-throttled-p99", store + "-open-p99", c)));
             }
+        }
+        ctx.line("");
+        ctx.line("| connections | memory store with metrics / without (throttled req/s) |");
+        ctx.line("|---:|---:|");
+        for (int c : CALLERS) {
+            ctx.line(f("| %d | %s |", c, x(s.ratio("memory-throttled", "memory-nometrics-throttled", c))));
         }
     }
 }
