@@ -9,6 +9,7 @@ import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.metrics.Meters;
 import io.github.throttle.metrics.MetricsBackends;
 import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.TestCaller;
 import io.github.throttle.testing.TestConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.eclipse.microprofile.config.Config;
@@ -134,25 +135,5 @@ class ReportModeTest {
         assertEquals(1, timer.count());
     }
 
-    private static final Caller CALLER = new Caller() {
-        @Override
-        public Optional<String> clientAddress() {
-            return Optional.of("10.0.0.9");
-        }
-
-        @Override
-        public Optional<Principal> principal() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<String> header(String name) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Method method() {
-            return null;
-        }
-    };
+    private static final Caller CALLER = TestCaller.of(null, "10.0.0.9");
 }

@@ -5,6 +5,7 @@ import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.testing.TestCaller;
 import io.github.throttle.testing.TestConfig;
 import org.junit.jupiter.api.Test;
 
@@ -90,26 +91,6 @@ class TargetTest {
     }
 
     private static Caller caller(String user, String address) {
-        return new Caller() {
-            @Override
-            public Optional<String> clientAddress() {
-                return Optional.ofNullable(address);
-            }
-
-            @Override
-            public Optional<Principal> principal() {
-                return Optional.ofNullable(user).map(u -> (Principal) () -> u);
-            }
-
-            @Override
-            public Optional<String> header(String name) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Method method() {
-                return null;
-            }
-        };
+        return TestCaller.of(user, address);
     }
 }

@@ -182,23 +182,8 @@ class ValidationTest {
         Targets targets = new Targets(TestConfig.of(), new KeyCodec("throttle"),
                 type -> new ThrottleKey.ApiKey("X-Tenant"), m -> false);
         Method m = ApiKeyed.class.getDeclaredMethod("find");
-        var call = targets.of(ApiKeyed.class, m).storeCall(new io.github.throttle.Caller() {
-            public Optional<String> clientAddress() {
-                return Optional.of("10.0.0.1");
-            }
-
-            public Optional<java.security.Principal> principal() {
-                return Optional.empty();
-            }
-
-            public Optional<String> header(String name) {
-                return name.equals("X-Tenant") ? Optional.of("acme") : Optional.empty();
-            }
-
-            public Method method() {
-                return m;
-            }
-        }, new KeyCodec("throttle"), 0);
+        var call = targets.of(ApiKeyed.class, m).storeCall(new io.github.throttle.testing.TestCaller("10.0.0.1", null,
+                java.util.Map.of("X-Tenant", "acme")), new KeyCodec("throttle"), 0);
         assertTrue(call.key(0).endsWith(":key:acme"), call.key(0));
     }
 
