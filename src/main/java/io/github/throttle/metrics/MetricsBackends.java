@@ -11,15 +11,20 @@ import java.util.function.Function;
  */
 public final class MetricsBackends {
 
-    /** A backend: its setting value, the registry's type, and how to wrap the registry. */
-    private record Backend(String name, String registryType, Function<Object, Meters> wrap) {
+    /**
+     * A backend: its setting value, the type of its API that must be visible, the type of the CDI bean that
+     * holds its registry, and how to wrap that bean.
+     */
+    private record Backend(String name, String api, String bean, Function<Object, Meters> wrap) {
     }
 
     // lambdas, not constructor references: a backend's class (and its API) is loaded only when it is used
     private static final List<Backend> BACKENDS = List.of(
-            new Backend("micrometer", "io.micrometer.core.instrument.MeterRegistry", r -> new MicrometerMeters(r)),
-            new Backend("mp-metrics", "org.eclipse.microprofile.metrics.MetricRegistry", r -> new MpMetricsMeters(r)),
-            new Backend("otel", "io.opentelemetry.api.OpenTelemetry", r -> new OtelMeters(r)));
+            new Backend("micrometer", "io.micrometer.core.instrument.MeterRegistry", "io.micrometer.core.instrument.MeterRegistry",
+                    r -> new MicrometerMeters(r)),
+            new Backend("mp-metrics", "org.eclipse.microprofile.metrics.MetricRegistry", "io.github.throttle.metrics.MpMetricsRegistry",
+                    r -> new MpMetricsMeters(((MpMetricsRegistry) r).registry())),
+            new Backend("otel", "io.opentelemetry.api.OpenTelemetry", "io.opentelemetry.api.OpenTelemetry", r -> new OtelMeters(r)));
 
     /** The values {@code throttle.metrics} takes. */
     public static final List<String> CHOICES = List.of("auto", "micrometer", "mp-metrics", "otel", "none");
@@ -40,7 +45,7 @@ public final class MetricsBackends {
             if (!choice.equals("auto") && !choice.equals(b.name())) {
                 continue;
             }
-            Optional<Object> registry = visible(b.registryType()).flatMap(beans);
+            Optional<Object> registry = visible(b.api()).flatMap(api -> visible(b.bean())).flatMap(beans);
             if (registry.isPresent()) {
                 return Optional.of(b.wrap().apply(registry.get()));
             }
