@@ -1,6 +1,7 @@
 package io.github.throttle.metrics;
 
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
@@ -12,10 +13,11 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 @Dependent
 public class MpMetricsRegistry {
 
+    /** An {@code Instance}, so that a container that validates unused beans (Quarkus) never finds it unsatisfied. */
     @Inject
-    MetricRegistry registry;
+    Instance<MetricRegistry> registry;
 
     Object registry() {
-        return registry;
+        return registry.get();
     }
 }
