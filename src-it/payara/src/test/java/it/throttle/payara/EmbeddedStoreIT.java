@@ -32,6 +32,11 @@ class EmbeddedStoreIT extends PayaraScenarios {
     }
 
     @Override
+    protected String storeKind() {
+        return "memory";
+    }
+
+    @Override
     protected String expectedStore() {
         return "embedded in-memory store";
     }

@@ -1,6 +1,7 @@
 package it.throttle.payara;
 
 import io.github.throttle.testing.RedisProcess;
+import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -11,9 +12,14 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scenarios on Payara Micro counting in a real Redis, configured by the THROTTLE_REDIS_URI environment variable. */
@@ -49,6 +55,11 @@ class OnRedisIT extends PayaraScenarios {
     }
 
     @Override
+    protected String storeKind() {
+        return "redis";
+    }
+
+    @Override
     protected String expectedStore() {
         return "Redis at " + redis.uri();
     }
@@ -58,6 +69,61 @@ class OnRedisIT extends PayaraScenarios {
         me().get("/it/fixed").then().statusCode(200);
         String keys = redisReply("KEYS throttle*");
         assertTrue(keys.startsWith("*") && !keys.startsWith("*0"), "no throttle keys in Redis: " + keys);
+    }
+
+    /**
+     * With the default {@code throttle.on-store-failure=allow}, a dead Redis makes the application serve
+     * uncounted: the readiness check says the store is unreachable but stays UP.
+     */
+    @Test
+    public void withRedisDownCallsAreAllowedUncountedAndTheApplicationStaysReady() {
+        redis.kill();
+        try {
+            await("readiness reports Redis unreachable", () -> {
+                Map<String, Object> check = Observability.throttleCheck(observed().readiness());
+                return "false".equals(Observability.data(check, "reachable"));
+            });
+            Response r = observed().readiness();
+            r.then().statusCode(200);
+            assertEquals("UP", Observability.throttleCheck(r).get("status"), r.asString());
+            assertEquals("redis", Observability.data(Observability.throttleCheck(r), "store"), r.asString());
+            // the limit is 3 per hour: uncounted, a fourth call is allowed too, without rate-limit fields
+            for (int i = 0; i < 4; i++) {
+                me().get("/it/fixed").then().statusCode(200).header("RateLimit", nullValue());
+            }
+        } finally {
+            restartRedisAndAwaitCounting();
+        }
+    }
+
+    @Test
+    public void callsAllowedForAStoreFailureAreCounted() {
+        String bucket = "it.throttle.app.OverrideResource#limited";
+        Map<String, Double> before = observed().calls(bucket);
+        redis.kill();
+        try {
+            for (int i = 0; i < 3; i++) {
+                me().get("/it/override/limited").then().statusCode(200);
+            }
+        } finally {
+            restartRedisAndAwaitCounting();
+        }
+        assertEquals(Map.of("store-failure-allowed", 3.0), Observability.changes(before, observed().calls(bucket)));
+    }
+
+    /** Starts Redis again (empty) and waits until the application reaches it and counts again. */
+    private void restartRedisAndAwaitCounting() {
+        redis.restart();
+        await("readiness reports Redis reachable again",
+                () -> "true".equals(Observability.data(Observability.throttleCheck(observed().readiness()), "reachable")));
+        // a client of its own each time, so that waiting spends no one's quota
+        AtomicInteger client = new AtomicInteger();
+        await("calls are counted again",
+                () -> as("203.0.113." + (1 + client.getAndIncrement() % 254)).get("/it/fixed").header("RateLimit") != null);
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        Observability.await(what, Duration.ofSeconds(30), condition);
     }
 
     private static String redisReply(String command) {
