@@ -50,6 +50,8 @@ final class PayaraMicro implements AutoCloseable {
             List<String> cmd = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    // the one line of configuration Throttle's OpenAPI responses need on Payara
+                    "-Dmp.openapi.filter=io.github.throttle.openapi.ThrottleOpenApiFilter",
                     "-jar", jar.toString(),
                     "--deploy", war.toString(),
                     "--contextroot", "/",

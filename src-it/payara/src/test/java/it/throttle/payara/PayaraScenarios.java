@@ -1,5 +1,6 @@
 package it.throttle.payara;
 
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import it.throttle.scenarios.RawHttp;
 import it.throttle.scenarios.ThrottleScenarios;
@@ -11,6 +12,7 @@ import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shared scenarios against one Payara Micro process, plus what only the wire shows on Payara. */
@@ -151,4 +153,28 @@ abstract class PayaraScenarios extends ThrottleScenarios {
         assertEquals(Map.of(), Observability.throttleCheck(r), r.asString());
     }
 
+
+    @Test
+    public void theOpenApiDocumentShowsThe429OfThrottledOperationsOnly() {
+        JsonPath doc = me().accept("application/json").get("/openapi").then().statusCode(200).extract().jsonPath();
+        String limited = "paths.'/it/override/limited'.get.responses";
+        assertEquals("#/components/schemas/ThrottleProblem",
+                doc.getString(limited + ".'429'.content.'application/problem+json'.schema.$ref"));
+        assertTrue(doc.getString(limited + ".'429'.description").contains("RateLimit-Policy: \"1h\";q=2;w=3600"),
+                doc.getString(limited + ".'429'.description"));
+        assertEquals("#/components/headers/Retry-After", doc.getString(limited + ".'429'.headers.Retry-After.$ref"));
+        // a path parameter with a regular expression, and a class-level @Throttle
+        // Payara keeps the expression in the path ('/it/items/{id: [0-9]+}'); others write '/it/items/{id}'
+        String item = doc.getMap("paths").keySet().stream().map(String::valueOf).filter(k -> k.startsWith("/it/items/{id"))
+                .findFirst().orElseThrow(() -> new AssertionError("no /it/items/{id} in " + doc.getMap("paths").keySet()));
+        assertTrue(doc.getMap("paths.'" + item + "'.get.responses").containsKey("429"), item);
+        assertTrue(doc.getMap("paths.'/it/class/one'.get.responses").containsKey("429"));
+        // unthrottled, switched off, report mode: untouched
+        for (String path : List.of("/it/open", "/it/override/off", "/it/override/reported")) {
+            assertFalse(doc.getMap("paths.'" + path + "'.get.responses").containsKey("429"), path);
+        }
+        assertEquals("object", doc.getString("components.schemas.ThrottleProblem.type"));
+        assertTrue(doc.getMap("components.schemas.ThrottleProblem.properties").containsKey("violated-policies"));
+        assertTrue(doc.getMap("components.headers").keySet().containsAll(List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
+    }
 }

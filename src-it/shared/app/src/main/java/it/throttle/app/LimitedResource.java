@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.SecurityContext;
 
@@ -26,6 +27,14 @@ public class LimitedResource {
     @Path("/open")
     public String open() {
         return "open";
+    }
+
+    /** A path parameter with a regular expression (the OpenAPI document writes it {@code {id}}). */
+    @GET
+    @Path("/items/{id: [0-9]+}")
+    @Throttle(limit = 5, duration = 1, unit = ChronoUnit.HOURS)
+    public String item(@PathParam("id") String id) {
+        return "item " + id;
     }
 
     @GET
