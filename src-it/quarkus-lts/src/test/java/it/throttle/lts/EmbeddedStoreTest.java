@@ -1,0 +1,62 @@
+package it.throttle.lts;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import it.throttle.scenarios.ThrottleScenarios;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The scenarios on the Quarkus LTS line with no Redis configured: the embedded store, always ready. */
+@QuarkusTest
+@TestProfile(EmbeddedStoreTest.Embedded.class)
+class EmbeddedStoreTest extends ThrottleScenarios {
+
+    public static class Embedded implements QuarkusTestProfile {
+    }
+
+    @Override
+    protected String baseUri() {
+        return "http://127.0.0.1";
+    }
+
+    @Override
+    protected int port() {
+        return RestAssured.port;
+    }
+
+    @Test
+    void readinessIsUpWithTheMemoryStore() {
+        Response ready = Observed.readiness();
+        ready.then().statusCode(200).body("status", equalTo("UP"));
+        Map<String, Object> check = Observed.throttleCheck(ready);
+        assertEquals("UP", check.get("status"));
+        assertEquals(Map.of("store", "memory", "reachable", true), check.get("data"));
+    }
+
+    @Test
+    void callsAndStoreCallsOfTheMemoryStoreAreCounted() {
+        String address = Observed.freshAddress();
+        Exposition before = Observed.metrics();
+        List<Integer> statuses = List.of(given().header("X-Forwarded-For", address).get("/lts/counted").statusCode(),
+                given().header("X-Forwarded-For", address).get("/lts/counted").statusCode(),
+                given().header("X-Forwarded-For", address).get("/lts/counted").statusCode());
+        assertEquals(List.of(200, 200, 429), statuses);
+        Exposition after = Observed.metrics();
+        Map<String, String> allowed = Observed.calls("lts-counted", "allowed");
+        Map<String, String> denied = Observed.calls("lts-counted", "denied");
+        assertEquals(2.0, after.required(Observed.CALLS, allowed) - before.value(Observed.CALLS, allowed));
+        assertEquals(1.0, after.required(Observed.CALLS, denied) - before.value(Observed.CALLS, denied));
+        Map<String, String> success = Observed.storeCalls("memory", "success");
+        assertTrue(after.required(Observed.STORE_CALLS_COUNT, success) - before.value(Observed.STORE_CALLS_COUNT, success) >= 2);
+    }
+}

@@ -1,0 +1,57 @@
+package it.throttle.lts;
+
+import io.restassured.response.Response;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** What the application publishes about Throttle: its Prometheus metrics and its readiness check. */
+final class Observed {
+
+    /** The calls counter as Prometheus names it. */
+    static final String CALLS = "throttle_calls_total";
+    /** The store-call timer's count and sum, as Prometheus names them (a Micrometer timer is in seconds). */
+    static final String STORE_CALLS_COUNT = "throttle_store_calls_seconds_count";
+    static final String STORE_CALLS_SUM = "throttle_store_calls_seconds_sum";
+
+    private Observed() {
+    }
+
+    /** The labels of one series of the calls counter (no plans declared here: always {@code default}). */
+    static Map<String, String> calls(String bucket, String result) {
+        return Map.of("bucket", bucket, "plan", "default", "result", result);
+    }
+
+    /** The labels of one series of the store-call timer. */
+    static Map<String, String> storeCalls(String store, String outcome) {
+        return Map.of("store", store, "outcome", outcome);
+    }
+
+    /** {@code /q/metrics} in the Prometheus text format, parsed. */
+    static Exposition metrics() {
+        String text = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        return Exposition.parse(text);
+    }
+
+    static Response readiness() {
+        return given().get("/q/health/ready");
+    }
+
+    /** The one check named {@code throttle} of a health response. */
+    static Map<String, Object> throttleCheck(Response health) {
+        List<Map<String, Object>> checks = health.jsonPath().getList("checks");
+        List<Map<String, Object>> named = checks.stream().filter(c -> "throttle".equals(c.get("name"))).toList();
+        assertEquals(1, named.size(), "one check named throttle in " + health.asString());
+        return named.get(0);
+    }
+
+    /** A client address no other test uses. */
+    static String freshAddress() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        return "10." + r.nextInt(100, 200) + "." + r.nextInt(1, 255) + "." + r.nextInt(1, 255);
+    }
+}
