@@ -2,11 +2,13 @@ package it.throttle.liberty;
 
 import it.throttle.scenarios.RawHttp;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +51,17 @@ final class LibertyServer implements AutoCloseable {
      * removed from) its environment, and waits until the application answers.
      */
     static LibertyServer start(String label, int port, Map<String, String> env) {
+        return start(label, port, env, null);
+    }
+
+    /**
+     * Starts the server as {@link #start(String, int, Map)} does, with the configuration of the test resource
+     * {@code config} (e.g. more features) added to {@code server.xml} for this run, or none when null.
+     */
+    static LibertyServer start(String label, int port, Map<String, String> env, String config) {
         Path wlp = Path.of(required("liberty.wlp.dir"));
         String name = required("liberty.server");
+        addConfig(wlp.resolve("usr/servers").resolve(name), config);
         Path console = wlp.getParent().resolve("console-" + label + ".log");
         ProcessBuilder pb = new ProcessBuilder(wlp.resolve("bin/server").toString(), "run", name)
                 .redirectErrorStream(true)
@@ -72,6 +83,29 @@ final class LibertyServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * Liberty merges {@code configDropins/overrides/*.xml} into {@code server.xml} at start: one file of this
+     * run's additions, removed for a run without any, so that the plain runs keep the plain server.
+     */
+    private static void addConfig(Path serverDir, String config) {
+        Path dropin = serverDir.resolve("configDropins/overrides/it-run.xml");
+        try {
+            if (config == null) {
+                Files.deleteIfExists(dropin);
+                return;
+            }
+            try (InputStream in = LibertyServer.class.getResourceAsStream(config)) {
+                if (in == null) {
+                    throw new IllegalStateException("no test resource " + config);
+                }
+                Files.createDirectories(dropin.getParent());
+                Files.copy(in, dropin, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     int port() {

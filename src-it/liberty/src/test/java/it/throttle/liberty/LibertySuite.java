@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,17 +53,35 @@ abstract class LibertySuite extends ThrottleScenarios {
                 "messages.log does not say 'counting in the " + expectedStore() + "'");
     }
 
+    /** The metrics backend Throttle found: none on the plain server, which has no metrics API at all. */
+    @Test
+    public void theStartUpLineNamesTheMetricsBackend() {
+        List<String> lines = server().messages().lines().filter(l -> l.contains("Throttle enabled, counting in the ")).toList();
+        assertEquals(1, lines.size(), "one start-up line: " + lines);
+        assertTrue(lines.get(0).endsWith(", metrics: " + expectedMetrics()), lines.get(0));
+    }
+
+    /** {@code throttle.metrics} as Throttle chose it at start-up. */
+    protected String expectedMetrics() {
+        return "none";
+    }
+
     /**
      * Stops the server after checking that the whole run logged no error or warning (no bean discovery,
      * provider, Weld or request trouble).
      */
     static void stop(LibertyServer server) {
+        stop(server, line -> false);
+    }
+
+    /** {@link #stop(LibertyServer)}, where the run expects the error or warning lines that {@code expected} accepts. */
+    static void stop(LibertyServer server, Predicate<String> expected) {
         if (server == null) {
             return;
         }
         List<String> problems;
         try {
-            problems = server.problems();
+            problems = server.problems().stream().filter(expected.negate()).toList();
         } finally {
             server.close();
         }

@@ -1,0 +1,193 @@
+package it.throttle.liberty;
+
+import io.github.throttle.testing.RedisProcess;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The scenarios on Open Liberty with MicroProfile Metrics 5.1 and Health 4.0 added to the server, counting in
+ * a real redis-server ({@code throttle.on-store-failure} left at {@code allow}): the counter
+ * {@code throttle.calls} and the store timer at {@code /metrics}, the readiness check {@code throttle} at
+ * {@code /health/ready}, and what both show while Redis is dead.
+ */
+class ObservedOnRedisIT extends LibertySuite {
+
+    private static RedisProcess redis;
+    private static LibertyServer server;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        server = LibertyServer.start("observed", LibertyServer.port("it.http.port.observed"),
+                Map.of("THROTTLE_REDIS_URI", redis.uri()), "/liberty/metrics-health.xml");
+    }
+
+    @AfterAll
+    static void stop() {
+        try {
+            // killing Redis makes Throttle say so, once per outage
+            stop(server, StoreFailures::expected);
+        } finally {
+            if (redis != null) {
+                redis.close();
+            }
+        }
+    }
+
+    @Override
+    protected String expectedStore() {
+        return "Redis at " + redis.uri();
+    }
+
+    @Override
+    protected String expectedMetrics() {
+        return "mp-metrics";
+    }
+
+    @Override
+    protected LibertyServer server() {
+        return server;
+    }
+
+    private Observability observed() {
+        return new Observability(port());
+    }
+
+    @Test
+    public void callsAreCountedInMetricsByBucketAndResult() {
+        // limit 2 per hour (overridden by configuration); a new client
+        String bucket = "it.throttle.app.OverrideResource#limited";
+        Map<String, Double> before = observed().calls(bucket);
+        me().get("/it/override/limited").then().statusCode(200);
+        me().get("/it/override/limited").then().statusCode(200);
+        me().get("/it/override/limited").then().statusCode(429);
+        assertEquals(Map.of("allowed", 2.0, "denied", 1.0), Observability.changes(before, observed().calls(bucket)));
+    }
+
+    @Test
+    public void aNamedBucketIsCountedUnderItsName() {
+        // two resources sharing the bucket "shared", 3 per hour
+        Map<String, Double> before = observed().calls("shared");
+        me().get("/it/shared-a").then().statusCode(200);
+        me().get("/it/shared-b").then().statusCode(200);
+        me().get("/it/shared-a").then().statusCode(200);
+        me().get("/it/shared-b").then().statusCode(429);
+        assertEquals(Map.of("allowed", 3.0, "denied", 1.0), Observability.changes(before, observed().calls("shared")));
+    }
+
+    @Test
+    public void callsThatEnforceModeWouldRefuseAreCountedAsWouldDeny() {
+        // report mode, 1 per hour: each call after the first would have been refused
+        String bucket = "it.throttle.app.OverrideResource#reported";
+        Map<String, Double> before = observed().calls(bucket);
+        for (int i = 0; i < 3; i++) {
+            me().get("/it/override/reported").then().statusCode(200);
+        }
+        assertEquals(Map.of("allowed", 1.0, "would-deny", 2.0), Observability.changes(before, observed().calls(bucket)));
+    }
+
+    @Test
+    public void aBeanInReportModeCountsWouldDeny() {
+        // one global quota of 1 per hour for the whole run: at most the first call of the run is allowed
+        String bucket = "it.throttle.app.LimitedService#reported";
+        Map<String, Double> before = observed().calls(bucket);
+        for (int i = 0; i < 3; i++) {
+            me().get("/it/service/reported").then().statusCode(200);
+        }
+        Map<String, Double> changes = Observability.changes(before, observed().calls(bucket));
+        double wouldDeny = changes.getOrDefault("would-deny", 0.0);
+        assertTrue(changes.keySet().stream().allMatch(r -> r.equals("allowed") || r.equals("would-deny"))
+                && wouldDeny >= 2 && wouldDeny + changes.getOrDefault("allowed", 0.0) == 3, changes.toString());
+    }
+
+    @Test
+    public void storeCallsAreTimed() {
+        double before = observed().storeCalls("redis", "success");
+        me().get("/it/fixed").then().statusCode(200);
+        double after = observed().storeCalls("redis", "success");
+        assertTrue(after >= before + 1, "store calls with outcome success: " + before + " then " + after);
+    }
+
+    @Test
+    public void theReadinessCheckIsUpAndNamesItsStore() {
+        Response r = observed().readiness();
+        r.then().statusCode(200).contentType(containsString("application/json"));
+        Map<String, Object> check = Observability.throttleCheck(r);
+        assertEquals("UP", check.get("status"), r.asString());
+        assertEquals("redis", Observability.data(check, "store"), r.asString());
+        assertEquals("true", Observability.data(check, "reachable"), r.asString());
+        assertEquals("UP", r.jsonPath().getString("status"), r.asString());
+    }
+
+    @Test
+    public void throttleIsNoLivenessCheck() {
+        Response r = observed().liveness();
+        r.then().statusCode(200);
+        assertEquals(Map.of(), Observability.throttleCheck(r), r.asString());
+    }
+
+    /**
+     * With the default {@code throttle.on-store-failure=allow}, a dead Redis makes the application serve
+     * uncounted: the readiness check says the store is unreachable but stays UP.
+     */
+    @Test
+    public void withRedisDownCallsAreAllowedUncountedAndTheApplicationStaysReady() {
+        redis.kill();
+        try {
+            await("readiness reports Redis unreachable",
+                    () -> "false".equals(Observability.data(Observability.throttleCheck(observed().readiness()), "reachable")));
+            Response r = observed().readiness();
+            r.then().statusCode(200);
+            assertEquals("UP", Observability.throttleCheck(r).get("status"), r.asString());
+            assertEquals("redis", Observability.data(Observability.throttleCheck(r), "store"), r.asString());
+            // the limit is 3 per hour: uncounted, a fourth call is allowed too, without rate-limit fields
+            for (int i = 0; i < 4; i++) {
+                me().get("/it/fixed").then().statusCode(200).header("RateLimit", nullValue());
+            }
+        } finally {
+            restartRedisAndAwaitCounting();
+        }
+    }
+
+    @Test
+    public void callsAllowedForAStoreFailureAreCounted() {
+        String bucket = "it.throttle.app.OverrideResource#limited";
+        Map<String, Double> before = observed().calls(bucket);
+        redis.kill();
+        try {
+            for (int i = 0; i < 3; i++) {
+                me().get("/it/override/limited").then().statusCode(200);
+            }
+        } finally {
+            restartRedisAndAwaitCounting();
+        }
+        assertEquals(Map.of("store-failure-allowed", 3.0), Observability.changes(before, observed().calls(bucket)));
+    }
+
+    /** Starts Redis again (empty) and waits until the application reaches it and counts again. */
+    private void restartRedisAndAwaitCounting() {
+        redis.restart();
+        await("readiness reports Redis reachable again",
+                () -> "true".equals(Observability.data(Observability.throttleCheck(observed().readiness()), "reachable")));
+        // a client of its own each time, so that waiting spends no one's quota
+        AtomicInteger client = new AtomicInteger();
+        await("calls are counted again",
+                () -> as("203.0.113." + (1 + client.getAndIncrement() % 254)).get("/it/fixed").header("RateLimit") != null);
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        Observability.await(what, Duration.ofSeconds(30), condition);
+    }
+}

@@ -1,0 +1,125 @@
+package it.throttle.liberty;
+
+import io.github.throttle.testing.RedisProcess;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Open Liberty with MicroProfile Metrics and Health, counting in a real Redis with
+ * {@code throttle.on-store-failure=deny}: while Redis is dead, throttled calls are refused and the readiness
+ * check {@code throttle} is DOWN; once Redis is back, it is UP and calls are counted again.
+ */
+class StoreFailureDeniesIT {
+
+    /**
+     * A false warning of Throttle on Liberty, tolerated here only: Liberty's MicroProfile Config lists the
+     * environment variable {@code THROTTLE_ON_STORE_FAILURE} among its property names as
+     * {@code throttle.on.store.failure}, which Throttle's check of unknown {@code throttle.*} names does not
+     * recognise as the {@code throttle.on-store-failure} it reads (and applies: this run denies). Remove once
+     * the check matches names in their environment-variable form.
+     */
+    private static final Pattern UNKNOWN_PROPERTY_FROM_ENVIRONMENT = Pattern.compile(
+            " W Throttle does not know the property throttle\\.on\\.store\\.failure and ignores it; known: ");
+
+    private static RedisProcess redis;
+    private static LibertyServer server;
+
+    private final AtomicInteger clients = new AtomicInteger();
+
+    @BeforeAll
+    static void start() {
+        redis = RedisProcess.start();
+        server = LibertyServer.start("deny", LibertyServer.port("it.http.port.deny"),
+                Map.of("THROTTLE_REDIS_URI", redis.uri(), "THROTTLE_ON_STORE_FAILURE", "deny"), "/liberty/metrics-health.xml");
+    }
+
+    @AfterAll
+    static void stop() {
+        try {
+            LibertySuite.stop(server, line -> StoreFailures.expectedWhenDenying(line) || UNKNOWN_PROPERTY_FROM_ENVIRONMENT.matcher(line).find());
+        } finally {
+            if (redis != null) {
+                redis.close();
+            }
+        }
+    }
+
+    private static Observability observed() {
+        return new Observability(server.port());
+    }
+
+    /** A client of its own: no test, and no retry, spends another's quota. */
+    private Response get(String path) {
+        String client = "198.51.100." + (1 + clients.getAndIncrement() % 254);
+        return RestAssured.given().baseUri("http://127.0.0.1").port(server.port()).header("X-Forwarded-For", client).get(path);
+    }
+
+    @Test
+    public void readinessIsDownWhileRedisIsDeadAndUpAgainOnceItIsBack() {
+        Response up = observed().readiness();
+        up.then().statusCode(200);
+        assertEquals("UP", Observability.throttleCheck(up).get("status"), up.asString());
+
+        redis.kill();
+        try {
+            await("readiness DOWN", () -> observed().readiness().statusCode() == 503);
+            Response down = observed().readiness();
+            Map<String, Object> check = Observability.throttleCheck(down);
+            assertEquals("DOWN", down.jsonPath().getString("status"), down.asString());
+            assertEquals("DOWN", check.get("status"), down.asString());
+            assertEquals("redis", Observability.data(check, "store"), down.asString());
+            assertEquals("false", Observability.data(check, "reachable"), down.asString());
+            // throttled calls are refused, the rest of the application serves
+            get("/it/fixed").then().statusCode(503);
+            get("/it/open").then().statusCode(200);
+        } finally {
+            redis.restart();
+        }
+
+        await("readiness UP again", () -> observed().readiness().statusCode() == 200);
+        Response again = observed().readiness();
+        Map<String, Object> check = Observability.throttleCheck(again);
+        assertEquals("UP", check.get("status"), again.asString());
+        assertEquals("true", Observability.data(check, "reachable"), again.asString());
+        awaitCounting();
+    }
+
+    @Test
+    public void callsDeniedForAStoreFailureAreCounted() {
+        String bucket = "it.throttle.app.LimitedResource#fixed";
+        Map<String, Double> before = observed().calls(bucket);
+        redis.kill();
+        try {
+            for (int i = 0; i < 2; i++) {
+                get("/it/fixed").then().statusCode(503);
+            }
+        } finally {
+            redis.restart();
+        }
+        assertEquals(Map.of("store-failure-denied", 2.0), Observability.changes(before, observed().calls(bucket)));
+        awaitCounting();
+    }
+
+    /** Waits until the application reaches the restarted Redis and counts again. */
+    private void awaitCounting() {
+        await("calls are counted again", () -> {
+            Response r = get("/it/fixed");
+            return r.statusCode() == 200 && r.header("RateLimit") != null;
+        });
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        Observability.await(what, Duration.ofSeconds(30), condition);
+    }
+}
