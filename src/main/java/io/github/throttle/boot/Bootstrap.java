@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.Predicate;
 
 /**
@@ -40,12 +41,12 @@ public final class Bootstrap {
 
     /**
      * @param beans         the CDI bean of a {@link ThrottleKey} class, or a new instance of it; null when neither
-     * @param registries    the CDI bean of a metrics registry type, if the server has one
+     * @param registries    how to get the CDI bean of a metrics registry type, if the server has one
      * @param httpEndpoints which methods the HTTP filter throttles
      * @throws InvalidThrottleException naming the key of a bad setting
      */
     public static Limiter start(Config config, Function<Class<? extends ThrottleKey>, ThrottleKey> beans,
-                                Function<Class<?>, Optional<Object>> registries, Predicate<Method> httpEndpoints) {
+                                Function<Class<?>, Optional<Supplier<Object>>> registries, Predicate<Method> httpEndpoints) {
         ThrottleSettings settings = ThrottleSettings.read(config);
         Meters meters = MetricsBackends.select(settings.metrics(), registries).orElseThrow(() -> new InvalidThrottleException(
                 "Invalid " + ThrottleSettings.METRICS + "=" + settings.metrics() + ": this server offers no such metrics"

@@ -16,6 +16,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Holds the application's {@link Limiter}: started from MicroProfile Config on first use, closed at shutdown,
@@ -58,11 +59,11 @@ public class LimiterBean {
         }
     }
 
-    /** The bean of a metrics registry type, when exactly one is resolvable. */
-    private Optional<Object> registry(Class<?> type) {
+    /** How to get the bean of a metrics registry type, when exactly one is resolvable (got on first use). */
+    private Optional<Supplier<Object>> registry(Class<?> type) {
         try {
             Instance<?> bean = beanManager.createInstance().select(type);
-            return bean.isResolvable() ? Optional.of(bean.get()) : Optional.empty();
+            return bean.isResolvable() ? Optional.of(bean::get) : Optional.empty();
         } catch (RuntimeException e) {
             return Optional.empty();
         }

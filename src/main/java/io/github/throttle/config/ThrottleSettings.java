@@ -118,13 +118,20 @@ public record ThrottleSettings(
     /** The names among {@code names} that look like Throttle settings but are not one (a typo, say). */
     public static List<String> unknownKeys(Iterable<String> names) {
         List<String> unknown = new ArrayList<>();
+        List<String> known = KEYS.stream().map(ThrottleSettings::comparable).toList();
         for (String name : names) {
-            if (name.startsWith("throttle.") && !KEYS.contains(name)) {
+            // a server may list an environment variable under a name of its own (THROTTLE_ON_STORE_FAILURE as
+            // throttle.on.store.failure): it names a known key when it matches one but for dots and dashes
+            if (name.startsWith("throttle.") && !known.contains(comparable(name))) {
                 unknown.add(name);
             }
         }
         unknown.sort(null);
         return unknown;
+    }
+
+    private static String comparable(String key) {
+        return key.toLowerCase(Locale.ROOT).replace('-', '.');
     }
 
     private static Optional<String> string(Config config, String key) {

@@ -3,6 +3,7 @@ package io.github.throttle.metrics;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Finds the metrics backend the server offers, at start-up: each backend's API must be visible to this
@@ -34,10 +35,10 @@ public final class MetricsBackends {
 
     /**
      * @param choice one of {@link #CHOICES}
-     * @param beans  the CDI bean of a type, if one is resolvable
+     * @param beans  for a type with exactly one CDI bean, how to get that bean; empty when there is none
      * @return the meters, or empty when {@code choice} names a backend that is not there
      */
-    public static Optional<Meters> select(String choice, Function<Class<?>, Optional<Object>> beans) {
+    public static Optional<Meters> select(String choice, Function<Class<?>, Optional<Supplier<Object>>> beans) {
         if (choice.equals("none")) {
             return Optional.of(Meters.NONE);
         }
@@ -45,9 +46,10 @@ public final class MetricsBackends {
             if (!choice.equals("auto") && !choice.equals(b.name())) {
                 continue;
             }
-            Optional<Object> registry = visible(b.api()).flatMap(api -> visible(b.bean())).flatMap(beans);
+            Optional<Supplier<Object>> registry = visible(b.api()).flatMap(api -> visible(b.bean())).flatMap(beans);
             if (registry.isPresent()) {
-                return Optional.of(b.wrap().apply(registry.get()));
+                Supplier<Object> bean = registry.get();
+                return Optional.of(new DeferredMeters(b.name(), () -> b.wrap().apply(bean.get())));
             }
         }
         return choice.equals("auto") ? Optional.of(Meters.NONE) : Optional.empty();

@@ -4,11 +4,17 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 
+import java.util.List;
+
 /** Meters of OpenTelemetry metrics (Open Liberty {@code mpTelemetry-2.x}, Quarkus OpenTelemetry). */
 final class OtelMeters implements Meters {
+
+    private static final List<Double> BOUNDARIES = List.of(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+            0.1, 0.25, 0.5, 1.0);
 
     private final LongCounter calls;
     private final DoubleHistogram storeCalls;
@@ -16,8 +22,15 @@ final class OtelMeters implements Meters {
     OtelMeters(Object openTelemetry) {
         Meter meter = ((OpenTelemetry) openTelemetry).getMeter("io.github.throttle");
         this.calls = meter.counterBuilder(CALLS).setDescription("Calls of throttled targets, by result").build();
-        this.storeCalls = meter.histogramBuilder(STORE_CALLS).setDescription("Calls of the store that counts, by outcome")
-                .setUnit("s").build();
+        DoubleHistogramBuilder histogram = meter.histogramBuilder(STORE_CALLS)
+                .setDescription("Calls of the store that counts, by outcome").setUnit("s");
+        try {
+            // store calls take micro- to milliseconds: the default boundaries (0, 5, 10, ...) suit milliseconds
+            histogram = histogram.setExplicitBucketBoundariesAdvice(BOUNDARIES);
+        } catch (NoSuchMethodError | UnsupportedOperationException e) {
+            // an OpenTelemetry older than 1.32 takes no advice: its default boundaries stay
+        }
+        this.storeCalls = histogram.build();
     }
 
     @Override

@@ -42,7 +42,7 @@ class ReportModeTest {
 
     private Limiter limiter(String... config) {
         Config c = TestConfig.of(config);
-        Meters meters = MetricsBackends.select("micrometer", type -> Optional.of(registry)).orElseThrow();
+        Meters meters = MetricsBackends.select("micrometer", type -> Optional.of(() -> registry)).orElseThrow();
         return Bootstrap.assemble(ThrottleSettings.read(c), c, new MemoryStore(clock), clock,
                 ValidationTest::construct, m -> false, meters);
     }
@@ -123,7 +123,7 @@ class ReportModeTest {
     void aNamedMetricsBackendThatIsNotThereIsRefused() {
         assertTrue(MetricsBackends.select("otel", type -> Optional.empty()).isEmpty());
         assertEquals("none", MetricsBackends.select("auto", type -> Optional.empty()).orElseThrow().name());
-        assertEquals("micrometer", MetricsBackends.select("auto", type -> Optional.of(registry)).orElseThrow().name());
+        assertEquals("micrometer", MetricsBackends.select("auto", type -> Optional.of(() -> registry)).orElseThrow().name());
     }
 
     @Test

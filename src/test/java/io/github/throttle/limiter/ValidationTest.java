@@ -174,7 +174,8 @@ class ValidationTest {
     void aPropertyThatLooksLikeASettingButIsNoneIsNamedInAWarning() {
         assertEquals(java.util.List.of("throttle.on-store-failur", "throttle.redis.url"),
                 ThrottleSettings.unknownKeys(java.util.List.of("throttle.redis.url", "throttle.enabled", "quarkus.http.port",
-                        "throttle.on-store-failur", "com.acme.Api/find/Throttle/limit", ThrottleSettings.KEY_HEADER)));
+                        "throttle.on-store-failur", "com.acme.Api/find/Throttle/limit", ThrottleSettings.KEY_HEADER,
+                        "throttle.on.store.failure")));
     }
 
     @org.junit.jupiter.api.Test

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -21,16 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * check {@code throttle} is DOWN; once Redis is back, it is UP and calls are counted again.
  */
 class StoreFailureDeniesIT {
-
-    /**
-     * A false warning of Throttle on Liberty, tolerated here only: Liberty's MicroProfile Config lists the
-     * environment variable {@code THROTTLE_ON_STORE_FAILURE} among its property names as
-     * {@code throttle.on.store.failure}, which Throttle's check of unknown {@code throttle.*} names does not
-     * recognise as the {@code throttle.on-store-failure} it reads (and applies: this run denies). Remove once
-     * the check matches names in their environment-variable form.
-     */
-    private static final Pattern UNKNOWN_PROPERTY_FROM_ENVIRONMENT = Pattern.compile(
-            " W Throttle does not know the property throttle\\.on\\.store\\.failure and ignores it; known: ");
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -47,7 +36,7 @@ class StoreFailureDeniesIT {
     @AfterAll
     static void stop() {
         try {
-            LibertySuite.stop(server, line -> StoreFailures.expectedWhenDenying(line) || UNKNOWN_PROPERTY_FROM_ENVIRONMENT.matcher(line).find());
+            LibertySuite.stop(server, line -> StoreFailures.expectedWhenDenying(line));
         } finally {
             if (redis != null) {
                 redis.close();

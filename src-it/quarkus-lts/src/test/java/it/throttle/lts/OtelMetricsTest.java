@@ -8,7 +8,6 @@ import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,10 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @TestProfile(OtelMetricsTest.Otel.class)
-@Disabled("Throttle chooses its metrics backend while ArC initialises (StartupCheck observes @Initialized(ApplicationScoped.class)),"
-        + " before Quarkus initialises its RUNTIME_INIT synthetic OpenTelemetry bean: the lookup throws CreationException"
-        + " 'Synthetic bean instance for io.opentelemetry.api.OpenTelemetry not initialized yet', so throttle.metrics=otel fails"
-        + " start-up and auto never finds OpenTelemetry on Quarkus")
 class OtelMetricsTest {
 
     public static class Otel implements QuarkusTestProfile {
