@@ -1,6 +1,7 @@
 package it.throttle.liberty;
 
 import io.github.throttle.testing.RedisProcess;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,6 +15,7 @@ import java.util.function.BooleanSupplier;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -59,6 +61,23 @@ class ObservedOnRedisIT extends LibertySuite {
     @Override
     protected LibertyServer server() {
         return server;
+    }
+
+    @Test
+    public void theOpenApiDocumentShowsThe429OfThrottledOperationsOnly() {
+        JsonPath doc = me().accept("application/json").get("/openapi?format=JSON").then().statusCode(200).extract().jsonPath();
+        String limited = "paths.'/it/override/limited'.get.responses.'429'";
+        assertEquals("#/components/schemas/ThrottleProblem", doc.getString(limited + ".content.'application/problem+json'.schema.$ref"));
+        assertTrue(doc.getString(limited + ".description").contains("RateLimit-Policy: \"1h\";q=2;w=3600"),
+                doc.getString(limited + ".description"));
+        String item = doc.getMap("paths").keySet().stream().map(String::valueOf).filter(k -> k.startsWith("/it/items/{id"))
+                .findFirst().orElseThrow(() -> new AssertionError("no /it/items/{id} in " + doc.getMap("paths").keySet()));
+        assertTrue(doc.getMap("paths.'" + item + "'.get.responses").containsKey("429"), item);
+        assertTrue(doc.getMap("paths.'/it/class/one'.get.responses").containsKey("429"));
+        for (String path : java.util.List.of("/it/open", "/it/override/off", "/it/override/reported")) {
+            assertFalse(doc.getMap("paths.'" + path + "'.get.responses").containsKey("429"), path);
+        }
+        assertTrue(doc.getMap("components.headers").keySet().containsAll(java.util.List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
     }
 
     private Observability observed() {
