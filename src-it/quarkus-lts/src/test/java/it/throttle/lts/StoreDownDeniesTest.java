@@ -34,6 +34,15 @@ class StoreDownDeniesTest {
     }
 
     @Test
+    void withDenyTheOpenApiDocumentAlsoShowsThe503OfThrottledOperations() {
+        var doc = given().accept("application/json").get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath();
+        assertEquals("#/components/responses/ThrottleUnavailable",
+                doc.getString("paths.'/it/override/limited'.get.responses.'503'.$ref"));
+        assertTrue(doc.getMap("components.responses").containsKey("ThrottleUnavailable"));
+        assertTrue(!doc.getMap("paths.'/it/open'.get.responses").containsKey("503"));
+    }
+
+    @Test
     void readinessIsDownWhileRedisIsDeadAndUpAgainAfterARestart() {
         Response up = Observed.readiness();
         up.then().statusCode(200).body("status", equalTo("UP"));
