@@ -1,5 +1,6 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.Observability;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;

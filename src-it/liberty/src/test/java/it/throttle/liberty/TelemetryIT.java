@@ -1,5 +1,6 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.Observability;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterAll;

@@ -1,5 +1,6 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.Observability;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterAll;

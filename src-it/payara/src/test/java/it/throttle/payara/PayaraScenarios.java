@@ -1,5 +1,6 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.Observability;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import it.throttle.scenarios.RawHttp;

@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -46,12 +47,12 @@ class EmbeddedStoreTest extends ThrottleScenarios {
     @Test
     void callsAndStoreCallsOfTheMemoryStoreAreCounted() {
         String address = Observed.freshAddress();
-        Exposition before = Observed.metrics();
+        PrometheusText before = Observed.metrics();
         List<Integer> statuses = List.of(given().header("X-Forwarded-For", address).get("/lts/counted").statusCode(),
                 given().header("X-Forwarded-For", address).get("/lts/counted").statusCode(),
                 given().header("X-Forwarded-For", address).get("/lts/counted").statusCode());
         assertEquals(List.of(200, 200, 429), statuses);
-        Exposition after = Observed.metrics();
+        PrometheusText after = Observed.metrics();
         Map<String, String> allowed = Observed.calls("lts-counted", "allowed");
         Map<String, String> denied = Observed.calls("lts-counted", "denied");
         assertEquals(2.0, after.required(Observed.CALLS, allowed) - before.value(Observed.CALLS, allowed));

@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.PrometheusText;
 import io.restassured.response.Response;
 
 import java.util.List;
@@ -32,9 +33,9 @@ final class Observed {
     }
 
     /** {@code /q/metrics} in the Prometheus text format, parsed. */
-    static Exposition metrics() {
+    static PrometheusText metrics() {
         String text = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
-        return Exposition.parse(text);
+        return PrometheusText.parse(text);
     }
 
     static Response readiness() {

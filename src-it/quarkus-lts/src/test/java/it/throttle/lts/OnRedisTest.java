@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -46,12 +47,12 @@ class OnRedisTest extends ThrottleScenarios {
     void eachCallIsCountedByBucketPlanAndResult() {
         String named = "lts-counted";
         String unnamed = "it.throttle.lts.ObservedResource#unnamed";
-        Exposition before = Observed.metrics();
+        PrometheusText before = Observed.metrics();
 
         assertEquals(List.of(200, 200, 429), threeCalls("/lts/counted", Observed.freshAddress()));
         assertEquals(List.of(200, 200, 429), threeCalls("/lts/unnamed", Observed.freshAddress()));
 
-        Exposition after = Observed.metrics();
+        PrometheusText after = Observed.metrics();
         for (String bucket : List.of(named, unnamed)) {
             Map<String, String> allowed = Observed.calls(bucket, "allowed");
             Map<String, String> denied = Observed.calls(bucket, "denied");
@@ -60,7 +61,7 @@ class OnRedisTest extends ThrottleScenarios {
             assertEquals(0.0, after.value(Observed.CALLS, Observed.calls(bucket, "would-deny")), bucket);
         }
         // nothing else was counted for these buckets (a target's series may be made at start-up, at 0)
-        for (Exposition.Sample s : after.named(Observed.CALLS)) {
+        for (PrometheusText.Sample s : after.named(Observed.CALLS)) {
             String bucket = s.labels().get("bucket");
             if ((named.equals(bucket) || unnamed.equals(bucket)) && !Set.of("allowed", "denied").contains(s.labels().get("result"))) {
                 assertEquals(0.0, s.value(), s.toString());
@@ -71,13 +72,13 @@ class OnRedisTest extends ThrottleScenarios {
     @Test
     void aReportModeTargetsExtraCallsAreCountedAsWouldDeny() {
         String address = Observed.freshAddress();
-        Exposition before = Observed.metrics();
+        PrometheusText before = Observed.metrics();
         for (int i = 0; i < 3; i++) {
             given().header("X-Forwarded-For", address).get("/lts/reported").then().statusCode(200)
                     .body(equalTo("reported")).header("RateLimit", nullValue()).header("RateLimit-Policy", nullValue())
                     .header("Retry-After", nullValue());
         }
-        Exposition after = Observed.metrics();
+        PrometheusText after = Observed.metrics();
         Map<String, String> allowed = Observed.calls("lts-reported", "allowed");
         Map<String, String> wouldDeny = Observed.calls("lts-reported", "would-deny");
         Map<String, String> denied = Observed.calls("lts-reported", "denied");
@@ -89,11 +90,11 @@ class OnRedisTest extends ThrottleScenarios {
     @Test
     void storeCallsAreTimedByStoreAndOutcome() {
         given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
-        Exposition before = Observed.metrics();
+        PrometheusText before = Observed.metrics();
         for (int i = 0; i < 3; i++) {
             given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
         }
-        Exposition after = Observed.metrics();
+        PrometheusText after = Observed.metrics();
         Map<String, String> success = Observed.storeCalls("redis", "success");
         assertTrue(after.required(Observed.STORE_CALLS_COUNT, success) - before.required(Observed.STORE_CALLS_COUNT, success) >= 3,
                 "each allowed call asked Redis once");

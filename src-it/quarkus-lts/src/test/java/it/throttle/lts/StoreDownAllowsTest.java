@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -38,7 +39,7 @@ class StoreDownAllowsTest {
         up.then().statusCode(200).body("status", equalTo("UP"));
         assertEquals(Map.of("store", "redis", "reachable", true), Observed.throttleCheck(up).get("data"));
         given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
-        Exposition before = Observed.metrics();
+        PrometheusText before = Observed.metrics();
 
         RedisResource.redis.kill();
         Response down = Observed.readiness();
@@ -51,7 +52,7 @@ class StoreDownAllowsTest {
             given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200)
                     .header("RateLimit", nullValue());
         }
-        Exposition after = Observed.metrics();
+        PrometheusText after = Observed.metrics();
         Map<String, String> passed = Observed.calls("lts-guarded", "store-failure-allowed");
         assertEquals(5.0, after.required(Observed.CALLS, passed) - before.value(Observed.CALLS, passed));
 

@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -49,7 +50,7 @@ class StoreDownDeniesTest {
         assertEquals("UP", Observed.throttleCheck(up).get("status"));
         assertEquals(Map.of("store", "redis", "reachable", true), Observed.throttleCheck(up).get("data"));
         given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
-        Exposition before = Observed.metrics();
+        PrometheusText before = Observed.metrics();
 
         RedisResource.redis.kill();
         Response down = Observed.readiness();
@@ -61,7 +62,7 @@ class StoreDownDeniesTest {
         for (int i = 0; i < 5; i++) {
             given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(503);
         }
-        Exposition after = Observed.metrics();
+        PrometheusText after = Observed.metrics();
         Map<String, String> failed = Observed.calls("lts-guarded", "store-failure-denied");
         assertEquals(5.0, after.required(Observed.CALLS, failed) - before.value(Observed.CALLS, failed));
         double failedStoreCalls = 0;

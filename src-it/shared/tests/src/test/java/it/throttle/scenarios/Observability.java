@@ -1,4 +1,4 @@
-package it.throttle.liberty;
+package it.throttle.scenarios;
 
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
@@ -19,26 +19,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Metrics 5 endpoint ({@code /metrics}, Prometheus text) and its readiness check {@code throttle}
  * ({@code /health/ready}).
  */
-final class Observability {
+public final class Observability {
 
     /** Every value of the {@code result} tag. */
-    static final List<String> RESULTS = List.of("allowed", "denied", "would-deny", "store-failure-allowed", "store-failure-denied");
+    public static final List<String> RESULTS = List.of("allowed", "denied", "would-deny", "store-failure-allowed", "store-failure-denied");
 
     private final int port;
 
-    Observability(int port) {
+    public Observability(int port) {
         this.port = port;
     }
 
     /** {@code /metrics}, parsed. */
-    PrometheusText metrics() {
+    public PrometheusText metrics() {
         Response r = RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("text/plain").get("/metrics");
         assertEquals(200, r.statusCode(), () -> "GET /metrics: " + r.statusLine() + "\n" + r.asString());
         return PrometheusText.parse(r.asString());
     }
 
     /** The {@code throttle_calls_total} count of each result of {@code bucket} (plan {@code default}). */
-    Map<String, Double> calls(String bucket) {
+    public Map<String, Double> calls(String bucket) {
         PrometheusText m = metrics();
         Map<String, Double> counts = new LinkedHashMap<>();
         for (String result : RESULTS) {
@@ -49,13 +49,13 @@ final class Observability {
     }
 
     /** How many store calls of this outcome the timer {@code throttle.store.calls} has seen. */
-    double storeCalls(String store, String outcome) {
+    public double storeCalls(String store, String outcome) {
         return metrics().value("throttle_store_calls_seconds_count",
                 Map.of("store", store, "outcome", outcome, "mp_scope", "application"));
     }
 
     /** The results whose count changed from {@code before} to {@code after}, with the change. */
-    static Map<String, Double> changes(Map<String, Double> before, Map<String, Double> after) {
+    public static Map<String, Double> changes(Map<String, Double> before, Map<String, Double> after) {
         Map<String, Double> changed = new LinkedHashMap<>();
         after.forEach((result, n) -> {
             double d = n - before.getOrDefault(result, 0.0);
@@ -67,30 +67,30 @@ final class Observability {
     }
 
     /** {@code GET /health/ready}. */
-    Response readiness() {
+    public Response readiness() {
         return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get("/health/ready");
     }
 
     /** {@code GET /health/live}. */
-    Response liveness() {
+    public Response liveness() {
         return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get("/health/live");
     }
 
     /** The readiness check {@code throttle} as one object of the response's {@code checks}; empty when absent. */
-    static Map<String, Object> throttleCheck(Response health) {
+    public static Map<String, Object> throttleCheck(Response health) {
         List<Map<String, Object>> checks = JsonPath.from(health.asString()).getList("checks");
         return checks.stream().filter(c -> "throttle".equals(c.get("name"))).findFirst().orElse(Map.of());
     }
 
     /** A data field of the check as text: servers write {@code reachable} as a JSON boolean or as a string. */
     @SuppressWarnings("unchecked")
-    static String data(Map<String, Object> check, String field) {
+    public static String data(Map<String, Object> check, String field) {
         Object data = check.get("data");
         return data instanceof Map<?, ?> m ? String.valueOf(((Map<String, Object>) m).get(field)) : "(no data)";
     }
 
     /** Waits for an asynchronous change (a reconnect, a dropped connection) to show, polling until the deadline. */
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
+    public static void await(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -1,4 +1,4 @@
-package it.throttle.payara;
+package it.throttle.scenarios;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,10 +10,10 @@ import java.util.Map;
  * label with its unescaped value, and the value. A line that is not a comment and not a well-formed sample
  * is an error, never skipped.
  */
-final class PrometheusText {
+public final class PrometheusText {
 
     /** One sample line: {@code name{label="value",...} value [timestamp]}. */
-    record Sample(String name, Map<String, String> labels, double value) {
+    public record Sample(String name, Map<String, String> labels, double value) {
     }
 
     private final List<Sample> samples;
@@ -22,7 +22,7 @@ final class PrometheusText {
         this.samples = samples;
     }
 
-    static PrometheusText parse(String text) {
+    public static PrometheusText parse(String text) {
         List<Sample> samples = new ArrayList<>();
         for (String line : text.split("\n")) {
             String l = line.strip();
@@ -38,15 +38,30 @@ final class PrometheusText {
         return new PrometheusText(samples);
     }
 
-    List<Sample> samples() {
+    public List<Sample> samples() {
         return samples;
+    }
+
+    /** The samples named exactly {@code name}. */
+    public List<Sample> named(String name) {
+        return samples.stream().filter(s -> s.name().equals(name)).toList();
+    }
+
+    /** The value of the one sample with exactly this name and these labels, which must be there. */
+    public double required(String name, Map<String, String> labels) {
+        List<Sample> found = samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(labels)).toList();
+        if (found.size() != 1) {
+            throw new AssertionError((found.isEmpty() ? "no sample " : "several samples ") + name + labels
+                    + "; samples named so: " + named(name));
+        }
+        return found.get(0).value();
     }
 
     /**
      * The value of the one sample named {@code name} whose labels are exactly {@code labels}; 0 when there is
      * none (a counter not created yet), an error when there are several.
      */
-    double value(String name, Map<String, String> labels) {
+    public double value(String name, Map<String, String> labels) {
         List<Sample> found = samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(labels)).toList();
         if (found.size() > 1) {
             throw new AssertionError("several samples " + name + labels + ": " + found);
