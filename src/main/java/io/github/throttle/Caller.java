@@ -31,6 +31,16 @@ public interface Caller {
     Optional<String> header(String name);
 
     /**
+     * The first value of a query parameter of the request; empty if absent or outside an HTTP request.
+     *
+     * @param name the parameter name
+     * @return the parameter's first value, or empty
+     */
+    default Optional<String> queryParameter(String name) {
+        return Optional.empty();
+    }
+
+    /**
      * The throttled method.
      *
      * @return the method being called (for an annotated class, the business method invoked)

@@ -3,6 +3,11 @@ package io.github.throttle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * The answer to one call: allowed or not, and the figures a client needs to pace itself.
@@ -16,25 +21,39 @@ import java.util.Objects;
  *       counted sub-bucket leaves the window); 0 when nothing is counted.</li>
  * </ul>
  * A decision taken while the store was unreachable and {@code throttle.on-store-failure=allow} is
- * {@linkplain #unmetered() unmetered}: allowed, with no figures.
+ * {@linkplain #unmetered() unmetered}: allowed, with no figures. A call on plan {@code unlimited} is unmetered too;
+ * one on plan {@code blocked} is {@linkplain #isBlocked() blocked}: denied, with no figures.
  */
 public final class Decision {
 
     private static final Decision UNMETERED = new Decision(true, Long.MAX_VALUE, 0, 0, List.of());
     private static final long UNAVAILABLE = -1;
+    private static final String BLOCKED = "blocked";
 
     private final boolean allowed;
     private final long remaining;
     private final long retryAfterMillis;
     private final long resetMillis;
     private final List<Quota> quotas;
+    /** The plan whose limits applied; null for the default limits. */
+    private final String plan;
+    /** Returns the weight this call recorded; null when there is nothing to give back. */
+    private final Supplier<CompletionStage<Void>> giveBack;
+    private final AtomicBoolean givenBack = new AtomicBoolean();
 
     private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas) {
+        this(allowed, remaining, retryAfterMillis, resetMillis, quotas, null, null);
+    }
+
+    private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas,
+                     String plan, Supplier<CompletionStage<Void>> giveBack) {
         this.allowed = allowed;
         this.remaining = remaining;
         this.retryAfterMillis = retryAfterMillis;
         this.resetMillis = resetMillis;
         this.quotas = quotas;
+        this.plan = plan;
+        this.giveBack = giveBack;
     }
 
     /**
@@ -87,6 +106,75 @@ public final class Decision {
     }
 
     /**
+     * The decision of a call on plan {@code blocked}: refused without being counted, with no figures; HTTP
+     * answers {@code 403 Forbidden}.
+     *
+     * @return the blocked decision
+     */
+    public static Decision blocked() {
+        return new Decision(false, 0, 0, 0, List.of(), BLOCKED, null);
+    }
+
+    /**
+     * This decision, as taken for a call on {@code plan}.
+     *
+     * @param plan the plan whose limits applied; {@code null} or empty for the default limits
+     * @return a decision with the same figures and that plan
+     */
+    public Decision onPlan(String plan) {
+        String p = plan == null || plan.isEmpty() ? null : plan;
+        if (Objects.equals(p, this.plan)) {
+            return this;
+        }
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, p, giveBack);
+    }
+
+    /**
+     * This decision, with the way to give its weight back; for stores and limiters, which know what the
+     * call recorded.
+     *
+     * @param giveBack returns the weight this call recorded; run at most once
+     * @return a decision with the same figures that {@link #giveBack()} can undo
+     */
+    public Decision givingBackWith(Supplier<CompletionStage<Void>> giveBack) {
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack));
+    }
+
+    /**
+     * Gives the weight this call recorded back to the sub-buckets it was recorded in, as far as they are still
+     * in their windows; usage never goes below 0 and other identities' weight is never touched. Only the first
+     * call does anything; so does a decision that recorded nothing (denied, unmetered, or a call whose target
+     * does not give weight back).
+     *
+     * @return a stage completed when the store has taken the weight back (or could not: it then stays counted)
+     */
+    public CompletionStage<Void> giveBack() {
+        if (giveBack == null || !givenBack.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return giveBack.get();
+    }
+
+    /**
+     * The plan whose limits applied to the call: one named in a {@link Throttle#plan()}, {@code unlimited} or
+     * {@code blocked}; empty when the target's default limits applied.
+     *
+     * @return the plan, or empty for the default limits
+     */
+    public Optional<String> plan() {
+        return Optional.ofNullable(plan);
+    }
+
+    /**
+     * Whether the call was refused because its caller is on plan {@code blocked}.
+     *
+     * @return {@code true} for a blocked call
+     */
+    public boolean isBlocked() {
+        return !allowed && BLOCKED.equals(plan) && quotas.isEmpty();
+    }
+
+    /**
      * Whether the call may proceed.
      *
      * @return {@code true} when the call is allowed (and, unless unmetered, counted)
@@ -96,7 +184,8 @@ public final class Decision {
     }
 
     /**
-     * Whether the store could not be asked: the call was allowed uncounted, or denied as unavailable.
+     * Whether the call carries no per-limit figures: it was allowed uncounted (the store could not be asked,
+     * or plan {@code unlimited}), denied as unavailable, or blocked.
      *
      * @return {@code true} when this decision carries no per-limit figures
      */
@@ -155,18 +244,20 @@ public final class Decision {
     @Override
     public String toString() {
         return (allowed ? "allowed" : "denied") + "{remaining=" + remaining + ", retryAfterMillis=" + retryAfterMillis
-                + ", resetMillis=" + resetMillis + ", quotas=" + quotas + '}';
+                + ", resetMillis=" + resetMillis + ", quotas=" + quotas + (plan == null ? "" : ", plan=" + plan) + '}';
     }
 
+    /** Decisions are equal when their figures and plan are; how to give weight back is not compared. */
     @Override
     public boolean equals(Object o) {
         return o instanceof Decision d && allowed == d.allowed && remaining == d.remaining
-                && retryAfterMillis == d.retryAfterMillis && resetMillis == d.resetMillis && quotas.equals(d.quotas);
+                && retryAfterMillis == d.retryAfterMillis && resetMillis == d.resetMillis && quotas.equals(d.quotas)
+                && Objects.equals(plan, d.plan);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(allowed, remaining, retryAfterMillis, resetMillis, quotas);
+        return Objects.hash(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan);
     }
 
     /**

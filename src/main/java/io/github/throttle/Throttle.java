@@ -97,6 +97,39 @@ public @interface Throttle {
     @Nonbinding
     Class<? extends ThrottleKey>[] key() default {};
 
+    /**
+     * The plan this limit applies to: empty (the default) for calls on no plan, or on a plan for which the
+     * target declares no limit; otherwise a plan name (lowercase letters, digits and {@code -}; not
+     * {@code default}, {@code unlimited} or {@code blocked}). A call on plan {@code pro} gets the target's
+     * {@code pro} limits instead of its default ones. A target that declares plan limits must declare default
+     * limits too. A call's plan comes from the {@code throttle.plans.<plan>} lists, else from the
+     * {@link ThrottlePlan} bean.
+     *
+     * @return the plan name, or empty for the default limits
+     */
+    @Nonbinding
+    String plan() default "";
+
+    /**
+     * Gives each call's weight, replacing {@link #weight()}; {@code ThrottleWeight.class} itself (the default)
+     * means none.
+     *
+     * @return the weigher class, or {@code ThrottleWeight.class} for the fixed {@link #weight()}
+     */
+    @Nonbinding
+    Class<? extends ThrottleWeight> weigher() default ThrottleWeight.class;
+
+    /**
+     * Whether successful calls give their weight back, so that only failures use the quota (login attempts):
+     * a call is decided and charged as usual, and its weight is returned, before the response is sent, when
+     * the response status is below 400 (a bean method: when it returns normally). Calls whose outcome is
+     * pending hold their weight, so concurrent calls never get past the limit. Default {@code false}.
+     *
+     * @return whether successful calls are not counted
+     */
+    @Nonbinding
+    boolean skipSuccessful() default false;
+
     /** Holds repeated {@link Throttle} annotations. */
     @Documented
     @Inherited

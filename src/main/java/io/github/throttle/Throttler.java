@@ -55,6 +55,17 @@ public interface Throttler {
     Decision count(String bucket, String identity, Rate... rates);
 
     /**
+     * Gives back the weight an {@link #acquire} recorded, for code that learns the outcome of a call later
+     * (count only failures: give back on success). The weight returns to the sub-buckets it was recorded in,
+     * as far as they are still in their windows; usage never goes below 0. Only the first give-back of a
+     * decision does anything; a denied or unmetered decision has nothing to give back. Blocks until the store
+     * answers; a store that cannot be asked leaves the weight counted.
+     *
+     * @param decision the decision of an allowed {@link #acquire} or {@link #acquireAsync}
+     */
+    void giveBack(Decision decision);
+
+    /**
      * Forgets everything counted for {@code identity} in {@code bucket}, in every window. Blocks until the
      * store answers.
      *

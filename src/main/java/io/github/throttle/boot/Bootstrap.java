@@ -1,6 +1,7 @@
 package io.github.throttle.boot;
 
 import io.github.throttle.ThrottleKey;
+import io.github.throttle.ThrottlePlan;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
@@ -40,13 +41,15 @@ public final class Bootstrap {
     }
 
     /**
-     * @param beans         the CDI bean of a {@link ThrottleKey} class, or a new instance of it; null when neither
+     * @param beans         the CDI bean of a {@link ThrottleKey} or {@link io.github.throttle.ThrottleWeight} class, or
+     *                      a new instance of it; null when neither
      * @param registries    how to get the CDI bean of a metrics registry type, if the server has one
      * @param httpEndpoints which methods the HTTP filter throttles
+     * @param planBean      the application's {@link ThrottlePlan}, if it has one
      * @throws InvalidThrottleException naming the key of a bad setting
      */
-    public static Limiter start(Config config, Function<Class<? extends ThrottleKey>, ThrottleKey> beans,
-                                Function<Class<?>, Optional<Supplier<Object>>> registries, Predicate<Method> httpEndpoints) {
+    public static Limiter start(Config config, Function<Class<?>, Object> beans, Function<Class<?>, Optional<Supplier<Object>>> registries,
+                                Predicate<Method> httpEndpoints, Optional<ThrottlePlan> planBean) {
         ThrottleSettings settings = ThrottleSettings.read(config);
         Meters meters = MetricsBackends.select(settings.metrics(), registries).orElseThrow(() -> new InvalidThrottleException(
                 "Invalid " + ThrottleSettings.METRICS + "=" + settings.metrics() + ": this server offers no such metrics"
@@ -55,13 +58,13 @@ public final class Bootstrap {
         LOG.log(System.Logger.Level.INFO, "Throttle " + (settings.enabled() ? "enabled" : "disabled (throttle.enabled=false)")
                 + (settings.report() ? " in report mode" : "") + ", counting in the " + store.describe()
                 + ", metrics: " + meters.name());
-        return assemble(settings, config, store, InstantSource.system(), beans, httpEndpoints, meters);
+        return assemble(settings, config, store, InstantSource.system(), beans, httpEndpoints, meters, planBean);
     }
 
     /** Puts a limiter together around a store that is already open (tests drive the clock through it). */
     public static Limiter assemble(ThrottleSettings settings, Config config, Store store, InstantSource clock,
-                                   Function<Class<? extends ThrottleKey>, ThrottleKey> beans, Predicate<Method> httpEndpoints,
-                                   Meters meters) {
+                                   Function<Class<?>, Object> beans, Predicate<Method> httpEndpoints, Meters meters,
+                                   Optional<ThrottlePlan> planBean) {
         KeyCodec codec = new KeyCodec(settings.keyPrefix());
         Map<String, Meters.Timer> timers = new HashMap<>();
         for (String outcome : List.of(StoreCallTimer.SUCCESS, StoreCallTimer.FAILURE, StoreCallTimer.TIMEOUT)) {
@@ -70,10 +73,10 @@ public final class Bootstrap {
         Decider decider = new Decider(store, clock, settings.clientTime(), settings.redisTimeout(), settings.denyOnFailure(),
                 OPEN_AFTER_FAILURE, (outcome, nanos) -> timers.get(outcome).record(nanos));
         // the header of the built-in API-key resolver is a setting, read here once
-        Function<Class<? extends ThrottleKey>, ThrottleKey> resolvers =
+        Function<Class<?>, Object> instances =
                 type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
-        return new Limiter(settings, codec, decider,
-                new Targets(config, codec, resolvers, httpEndpoints, settings.report(), meters, clock));
+        return new Limiter(settings, codec, decider, new Targets(config, codec, instances, httpEndpoints, settings.report(),
+                meters, clock, settings.keyHeader(), planBean));
     }
 
     private static Store open(ThrottleSettings settings) {

@@ -1,6 +1,7 @@
 package io.github.throttle.cdi;
 
-import io.github.throttle.ThrottleKey;
+import io.github.throttle.ThrottlePlan;
+import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.jaxrs.ResourceMethods;
 import io.github.throttle.limiter.Limiter;
@@ -43,7 +44,8 @@ public class LimiterBean {
             synchronized (this) {
                 l = limiter;
                 if (l == null) {
-                    l = Bootstrap.start(ConfigProvider.getConfig(), this::resolver, this::registry, ResourceMethods::isResourceMethod);
+                    l = Bootstrap.start(ConfigProvider.getConfig(), this::instance, this::registry, ResourceMethods::isResourceMethod,
+                            planBean());
                     limiter = l;
                 }
             }
@@ -69,10 +71,29 @@ public class LimiterBean {
         }
     }
 
-    /** A resolver: the CDI bean of that class if there is exactly one, else a new instance; null when neither. */
-    private ThrottleKey resolver(Class<? extends ThrottleKey> type) {
+    /**
+     * The application's {@link ThrottlePlan} bean, if it has one.
+     *
+     * @throws InvalidThrottleException when it has several
+     */
+    private Optional<ThrottlePlan> planBean() {
+        Instance<ThrottlePlan> beans = beanManager.createInstance().select(ThrottlePlan.class);
+        if (beans.isAmbiguous()) {
+            String names = beans.handlesStream().map(h -> h.getBean().getBeanClass().getName()).sorted()
+                    .collect(java.util.stream.Collectors.joining(", "));
+            throw new InvalidThrottleException("Invalid " + ThrottlePlan.class.getName() + " beans: at most one may tell"
+                    + " callers' plans, found " + names);
+        }
+        return beans.isResolvable() ? Optional.of(beans.get()) : Optional.empty();
+    }
+
+    /**
+     * A resolver or weigher: the CDI bean of that class if there is exactly one, else a new instance; null when
+     * neither.
+     */
+    private Object instance(Class<?> type) {
         try {
-            Instance<? extends ThrottleKey> bean = beanManager.createInstance().select(type);
+            Instance<?> bean = beanManager.createInstance().select(type);
             if (bean.isResolvable()) {
                 return bean.get();
             }
@@ -83,7 +104,7 @@ public class LimiterBean {
             return null;
         }
         try {
-            Constructor<? extends ThrottleKey> c = type.getDeclaredConstructor();
+            Constructor<?> c = type.getDeclaredConstructor();
             c.setAccessible(true);
             return c.newInstance();
         } catch (NoSuchMethodException e) {

@@ -1,5 +1,6 @@
 package io.github.throttle.cdi;
 
+import io.github.throttle.CallDecision;
 import io.github.throttle.Caller;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottledException;
@@ -7,6 +8,8 @@ import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
 import io.github.throttle.limiter.Verdict;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -17,8 +20,9 @@ import java.security.Principal;
 import java.util.Optional;
 
 /**
- * Throttles {@link Throttle}d CDI bean methods: a denied call throws {@link ThrottledException} (in report mode
- * it is let through). JAX-RS
+ * Throttles {@link Throttle}d CDI bean methods: a denied or blocked call throws {@link ThrottledException} (in
+ * report mode it is let through), one whose weight could never pass {@link IllegalArgumentException}; a call that
+ * returns normally gives its weight back where the target says so ({@code skipSuccessful}). JAX-RS
  * resource methods are left to the HTTP filter, which decides before the request entity is read, so each
  * call is counted once.
  */
@@ -33,6 +37,9 @@ public class ThrottleInterceptor {
     @Inject
     PrincipalLookup principals;
 
+    @Inject
+    Instance<CallDecision> current;
+
     @AroundInvoke
     Object throttle(InvocationContext ctx) throws Exception {
         Method method = ctx.getMethod();
@@ -44,9 +51,22 @@ public class ThrottleInterceptor {
         Verdict v = l.decide(target, new BeanCaller(method, principals.current()))
                 .toCompletableFuture().join();
         if (v.refused()) {
+            if (v.overweight() != null) {
+                throw new IllegalArgumentException(v.overweight());
+            }
             throw new ThrottledException(v.decision());
         }
-        return ctx.proceed();
+        if (current.isResolvable()) {
+            try {
+                current.get().set(v.decision());
+            } catch (ContextNotActiveException e) {
+                // no request here (a scheduled job, say): nobody to tell
+            }
+        }
+        Object result = ctx.proceed();
+        // reached only when the method returned normally: a thrown exception keeps the charge
+        v.decision().giveBack();
+        return result;
     }
 
     /** The caller of a bean method: its principal if the container knows one; no address, no headers. */

@@ -40,6 +40,11 @@ public class ThrottlerBean implements Throttler {
     }
 
     @Override
+    public void giveBack(Decision decision) {
+        decision.giveBack().toCompletableFuture().join();
+    }
+
+    @Override
     public void reset(String bucket, String identity) {
         limiter.reset(bucket, identity).toCompletableFuture().join();
     }

@@ -123,6 +123,17 @@ public final class Cidr {
         return m;
     }
 
+    /** Blocks are equal when they hold the same addresses, however written ({@code 10.1.0.0/8} is {@code 10.0.0.0/8}). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Cidr c && bits == c.bits && Arrays.equals(network, c.network);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * bits + Arrays.hashCode(network);
+    }
+
     @Override
     public String toString() {
         return text;

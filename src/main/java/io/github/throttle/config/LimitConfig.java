@@ -2,6 +2,7 @@ package io.github.throttle.config;
 
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
+import io.github.throttle.ThrottleWeight;
 import io.github.throttle.engine.Limit;
 
 import java.time.temporal.ChronoUnit;
@@ -17,7 +18,11 @@ import java.util.List;
  * @param count  how many limits the target declares
  */
 public record LimitConfig(String target, int index, int count, long limit, long duration, long precision,
-                          ChronoUnit unit, long weight, String name, List<Class<? extends ThrottleKey>> key) {
+                          ChronoUnit unit, long weight, String name, List<Class<? extends ThrottleKey>> key,
+                          String plan, Class<? extends ThrottleWeight> weigher, boolean skipSuccessful) {
+
+    /** Plan names no annotation may use: the default limits' tag and the two reserved plans. */
+    public static final List<String> RESERVED_PLANS = List.of("default", "unlimited", "blocked");
 
     /** The units a window may be given in: the exact ones from milliseconds to weeks. */
     public static final List<ChronoUnit> UNITS = List.of(ChronoUnit.MILLIS, ChronoUnit.SECONDS, ChronoUnit.MINUTES,
@@ -28,6 +33,23 @@ public record LimitConfig(String target, int index, int count, long limit, long 
         toLimit().checkWeight(weight).ifPresent(broken -> {
             throw invalid(broken.member(), broken.value(), broken.why());
         });
+        if (!plan.isEmpty() && !isPlanName(plan)) {
+            throw invalid("plan", '"' + plan + '"', "must be lowercase letters, digits and '-'");
+        }
+        if (RESERVED_PLANS.contains(plan)) {
+            throw invalid("plan", '"' + plan + '"', "is reserved (" + String.join(", ", RESERVED_PLANS)
+                    + "): unlimited and blocked callers are named in throttle.plans.unlimited and throttle.plans.blocked");
+        }
+    }
+
+    /** Whether {@code name} is a plan name: lowercase letters, digits and {@code -}. */
+    public static boolean isPlanName(String name) {
+        return !name.isEmpty() && name.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+    }
+
+    /** Whether a weigher gives this limit's weight (else {@link #weight()}). */
+    public boolean weighed() {
+        return weigher != ThrottleWeight.class;
     }
 
     /** The limit this configuration declares. @throws InvalidThrottleException as {@link #validate()} */

@@ -2,6 +2,7 @@ package io.github.throttle.config;
 
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
+import io.github.throttle.ThrottleWeight;
 import io.github.throttle.engine.Limit;
 import org.eclipse.microprofile.config.Config;
 
@@ -52,8 +53,9 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
             LimitConfig limit = overrides.limit(annotations[i], i, annotations.length);
             limit.validate();
             for (LimitConfig earlier : limits) {
-                if (earlier.bucket().equals(limit.bucket()) && earlier.key().equals(limit.key())
-                        && earlier.toLimit().sameWindow(limit.toLimit())) {
+                // limits of different plans may count the same window: that is how a plan change keeps usage
+                if (earlier.plan().equals(limit.plan()) && earlier.bucket().equals(limit.bucket())
+                        && earlier.key().equals(limit.key()) && earlier.toLimit().sameWindow(limit.toLimit())) {
                     throw new InvalidThrottleException("Invalid @Throttle on " + target + ": limits " + earlier.index()
                             + " and " + i + " count the same window (" + Limit.windowName(limit.toLimit().durationMillis())
                             + ") of the same bucket; give one a different duration, precision or name");
@@ -61,7 +63,16 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
             }
             limits.add(limit);
         }
+        if (!limits.isEmpty() && limits.stream().noneMatch(l -> l.plan().isEmpty())) {
+            throw new InvalidThrottleException("Invalid @Throttle on " + target + ": it declares limits for plan "
+                    + limits.get(0).plan() + " but none for calls on no plan; add a @Throttle without plan");
+        }
         return new TargetConfig(target, enabled, report, List.copyOf(limits));
+    }
+
+    /** The plans this target declares limits for, each once. */
+    public List<String> plans() {
+        return limits.stream().map(LimitConfig::plan).filter(p -> !p.isEmpty()).distinct().toList();
     }
 
     /** Reads the members of one target's limits, each as overridden or as annotated. */
@@ -96,7 +107,9 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
             Member m = new Member(index, where);
             return new LimitConfig(target, index, count, m.number("limit", a.limit()), m.number("duration", a.duration()),
                     m.number("precision", a.precision()), m.unit(a.unit()), m.number("weight", a.weight()),
-                    m.override("name").map(e -> e.getValue().trim()).orElse(a.name()), m.keys(a.key()));
+                    m.override("name").map(e -> e.getValue().trim()).orElse(a.name()), m.keys(a.key()),
+                    m.override("plan").map(e -> e.getValue().trim()).orElse(a.plan()), m.weigher(a.weigher()),
+                    m.bool("skipSuccessful", a.skipSuccessful()));
         }
 
         /** One member of one limit. */
@@ -141,6 +154,28 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
                 }).orElse(annotated);
             }
 
+            boolean bool(String member, boolean annotated) {
+                return override(member).map(e -> switch (e.getValue().trim().toLowerCase(Locale.ROOT)) {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default -> throw invalid(e, member + " must be true or false");
+                }).orElse(annotated);
+            }
+
+            @SuppressWarnings("unchecked")
+            Class<? extends ThrottleWeight> weigher(Class<? extends ThrottleWeight> annotated) {
+                Optional<Map.Entry<String, String>> o = override("weigher");
+                if (o.isEmpty()) {
+                    return annotated;
+                }
+                String name = o.get().getValue().trim();
+                Class<?> c = name.isEmpty() ? ThrottleWeight.class : loadClass(name, o.get());
+                if (c != ThrottleWeight.class && (!ThrottleWeight.class.isAssignableFrom(c) || Modifier.isAbstract(c.getModifiers()))) {
+                    throw invalid(o.get(), name + " is not a concrete " + ThrottleWeight.class.getName());
+                }
+                return (Class<? extends ThrottleWeight>) c;
+            }
+
             @SuppressWarnings("unchecked")
             List<Class<? extends ThrottleKey>> keys(Class<? extends ThrottleKey>[] annotated) {
                 Optional<Map.Entry<String, String>> o = override("key");
@@ -176,14 +211,18 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
                         return ThrottleKey.Everyone.class;
                     }
                     default -> {
-                        ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
-                                .orElse(TargetConfig.class.getClassLoader());
-                        try {
-                            return Class.forName(name, false, loader);
-                        } catch (ClassNotFoundException | LinkageError e) {
-                            throw invalid(entry, "no class " + name);
-                        }
+                        return loadClass(name, entry);
                     }
+                }
+            }
+
+            private Class<?> loadClass(String name, Map.Entry<String, String> entry) {
+                ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
+                        .orElse(TargetConfig.class.getClassLoader());
+                try {
+                    return Class.forName(name, false, loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    throw invalid(entry, "no class " + name);
                 }
             }
 

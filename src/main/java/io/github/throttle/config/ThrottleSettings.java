@@ -122,7 +122,7 @@ public record ThrottleSettings(
         for (String name : names) {
             // a server may list an environment variable under a name of its own (THROTTLE_ON_STORE_FAILURE as
             // throttle.on.store.failure): it names a known key when it matches one but for dots and dashes
-            if (name.startsWith("throttle.") && !known.contains(comparable(name))) {
+            if (name.startsWith("throttle.") && !known.contains(comparable(name)) && !comparable(name).startsWith(comparable(PlanLists.PREFIX))) {
                 unknown.add(name);
             }
         }

@@ -98,7 +98,42 @@ public final class Decider {
             }
             timer.record(StoreCallTimer.SUCCESS, System.nanoTime() - started);
             onSuccess();
-            return decision(r, call, limits);
+            Decision d = decision(r, call, limits);
+            if (r.allowed() && call.returnable()) {
+                StoreCall back = call.givingBack();
+                int[] pairs = call.returnablePairs();
+                long[] subBuckets = new long[pairs.length];
+                for (int j = 0; j < pairs.length; j++) {
+                    subBuckets[j] = r.subBucket(pairs[j]);
+                }
+                d = d.givingBackWith(() -> giveBack(back, subBuckets));
+            }
+            return d;
+        });
+    }
+
+    /**
+     * Gives a call's weight back, bounded by the timeout like every store call. Never completes exceptionally:
+     * weight that cannot be given back stays counted (the safe side), and the failure is logged as any other.
+     */
+    private CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+        long started = System.nanoTime();
+        CompletableFuture<Void> done;
+        try {
+            done = store.giveBack(call, subBuckets).toCompletableFuture();
+        } catch (RuntimeException e) {
+            done = CompletableFuture.failedFuture(e);
+        }
+        return done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ok, e) -> {
+            if (e != null) {
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
+                        System.nanoTime() - started);
+                onFailure(cause);
+            } else {
+                timer.record(StoreCallTimer.SUCCESS, System.nanoTime() - started);
+            }
+            return null;
         });
     }
 

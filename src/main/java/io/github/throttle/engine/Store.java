@@ -12,6 +12,14 @@ public interface Store extends AutoCloseable {
     /** Decides one call; completes exceptionally when the store cannot answer. */
     CompletionStage<StoreReply> decide(StoreCall call);
 
+    /**
+     * Gives back the weight of an allowed call: {@code call} holds the pairs to give back (as they were
+     * decided), {@code subBuckets} the sub-bucket each recorded in, in pair order. Each pair's weight is taken
+     * from that sub-bucket if it still holds weight in the window (never more than it holds), so counts are as
+     * if the call had not been recorded; a sub-bucket that has left the window is not touched.
+     */
+    CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets);
+
     /** Forgets everything counted for these keys. */
     CompletionStage<Void> reset(String... keys);
 

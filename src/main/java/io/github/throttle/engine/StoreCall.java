@@ -8,7 +8,9 @@ import java.util.List;
  * weight to charge. Every pair is decided together; the call is allowed only if every pair allows it.
  *
  * <p>Pairs are grouped by key, keys in first-seen order. {@link #limitIndex(int)} tells which of the caller's
- * limits a pair counts for, so that figures can be folded back over identities.
+ * limits a pair counts for, so that figures can be folded back over identities. A pair may be
+ * {@linkplain #returnable(int) returnable}: its weight can be given back after the call (the store then tells
+ * which sub-bucket it recorded in).
  */
 public final class StoreCall {
 
@@ -19,7 +21,7 @@ public final class StoreCall {
     private final int[] firstPair;
     private final Pair[] pairs;
 
-    private record Pair(String key, Limit limit, long weight, int limitIndex) {
+    private record Pair(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
     }
 
     private StoreCall(long nowMillis, boolean record, List<Pair> added) {
@@ -99,6 +101,46 @@ public final class StoreCall {
         return pairs[pair].limitIndex();
     }
 
+    /** Whether this pair's weight may be given back after the call. */
+    public boolean returnable(int pair) {
+        return record && pairs[pair].returnable();
+    }
+
+    /** Whether any pair's weight may be given back: the store then tells the sub-bucket of each pair. */
+    public boolean returnable() {
+        for (int p = 0; p < pairs.length; p++) {
+            if (returnable(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The indexes of the {@linkplain #returnable(int) returnable} pairs, in pair order. */
+    public int[] returnablePairs() {
+        int[] of = new int[pairs.length];
+        int n = 0;
+        for (int p = 0; p < pairs.length; p++) {
+            if (returnable(p)) {
+                of[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(of, n);
+    }
+
+    /**
+     * The give-back of this call: a call of the returnable pairs only, in the same order (pair {@code j} of it
+     * is pair {@code returnablePairs()[j]} of this one), or null when no pair is returnable.
+     */
+    public StoreCall givingBack() {
+        Builder b = builder(nowMillis, true);
+        for (int p : returnablePairs()) {
+            Pair x = pairs[p];
+            b.add(x.key(), x.limit(), x.weight(), x.limitIndex());
+        }
+        return b.pairs.isEmpty() ? null : b.build();
+    }
+
     /** Collects pairs; an exact repeat (same key and limit index) is kept once. */
     public static final class Builder {
         private final long nowMillis;
@@ -115,6 +157,15 @@ public final class StoreCall {
          *                                  holds one count per window
          */
         public Builder add(String key, Limit limit, long weight, int limitIndex) {
+            return add(key, limit, weight, limitIndex, false);
+        }
+
+        /**
+         * As {@link #add(String, Limit, long, int)}; {@code returnable}: the pair's weight may be given back.
+         *
+         * @throws IllegalArgumentException when another limit of this key counts the same window
+         */
+        public Builder add(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
             for (Pair p : pairs) {
                 if (!p.key().equals(key)) {
                     continue;
@@ -126,7 +177,7 @@ public final class StoreCall {
                     throw new IllegalArgumentException("two limits with the same window " + limit + " in one call for " + key);
                 }
             }
-            pairs.add(new Pair(key, limit, weight, limitIndex));
+            pairs.add(new Pair(key, limit, weight, limitIndex, returnable));
             return this;
         }
 

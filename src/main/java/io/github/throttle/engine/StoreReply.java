@@ -4,9 +4,20 @@ package io.github.throttle.engine;
  * A store's answer to a {@link StoreCall}: whether the call was allowed, and three figures per pair (in the
  * call's pair order): remaining weight, a wait in milliseconds, and 1 if that pair denied the call.
  * The wait is the time until the call would fit for a violated pair, else the time until the oldest counted
- * weight leaves the window (0 when nothing is counted).
+ * weight leaves the window (0 when nothing is counted). For a {@linkplain StoreCall#returnable() returnable}
+ * call that was allowed, {@code subBuckets} holds the sub-bucket each pair recorded in (else null): what a
+ * give-back needs.
  */
-public record StoreReply(boolean allowed, long[] figures) {
+public record StoreReply(boolean allowed, long[] figures, long[] subBuckets) {
+
+    public StoreReply(boolean allowed, long[] figures) {
+        this(allowed, figures, null);
+    }
+
+    /** The sub-bucket pair {@code pair} recorded in. */
+    public long subBucket(int pair) {
+        return subBuckets[pair];
+    }
 
     public long remaining(int pair) {
         return figures[pair * 3];
@@ -22,7 +33,8 @@ public record StoreReply(boolean allowed, long[] figures) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoreReply r && allowed == r.allowed && java.util.Arrays.equals(figures, r.figures);
+        return o instanceof StoreReply r && allowed == r.allowed && java.util.Arrays.equals(figures, r.figures)
+                && java.util.Arrays.equals(subBuckets, r.subBuckets);
     }
 
     @Override

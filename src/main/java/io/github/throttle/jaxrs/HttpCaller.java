@@ -50,6 +50,11 @@ final class HttpCaller implements Caller {
     }
 
     @Override
+    public Optional<String> queryParameter(String name) {
+        return Optional.ofNullable(ctx.getUriInfo().getQueryParameters().getFirst(name));
+    }
+
+    @Override
     public Method method() {
         return method;
     }

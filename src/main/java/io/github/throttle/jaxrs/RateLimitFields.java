@@ -50,16 +50,18 @@ final class RateLimitFields {
         }
     }
 
-    /** The response to a denied call: 429 (or 503 when the store could not be asked). */
+    /**
+     * The response to a refused call: 429, or 503 when the store could not be asked, or 403 when the caller is
+     * on plan {@code blocked}.
+     */
     public static Response denied(Decision d, HeaderStyle style) {
         long retry = seconds(d.retryAfterMillis());
+        if (d.isBlocked()) {
+            return problem(403, "Forbidden", "This caller may not use this API.").build();
+        }
         if (d.isUnmetered()) {
-            return Response.status(503, "Service Unavailable")
-                    .header("Retry-After", retry)
-                    .type(PROBLEM_JSON)
-                    .entity("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
-                            + "\"detail\":\"The rate limiter cannot decide right now; retry in " + retry + " s.\"}")
-                    .build();
+            return problem(503, "Service Unavailable", "The rate limiter cannot decide right now; retry in " + retry + " s.")
+                    .header("Retry-After", retry).build();
         }
         Response.ResponseBuilder r = Response.status(429, "Too Many Requests").header("Retry-After", retry);
         StringBuilder body = new StringBuilder(200);
@@ -81,6 +83,20 @@ final class RateLimitFields {
         Response response = r.build();
         write(d, style, response.getHeaders());
         return response;
+    }
+
+    /** The response to a call whose weight could never pass: 400, saying why. */
+    public static Response overweight(String why) {
+        return problem(400, "Bad Request", why).build();
+    }
+
+    /** An {@code about:blank} problem body with this status. */
+    private static Response.ResponseBuilder problem(int status, String title, String detail) {
+        StringBuilder body = new StringBuilder(120 + detail.length());
+        body.append("{\"type\":\"about:blank\",\"title\":\"").append(title).append("\",\"status\":").append(status)
+                .append(",\"detail\":");
+        Json.string(body, detail);
+        return Response.status(status, title).type(PROBLEM_JSON).entity(body.append('}').toString());
     }
 
     /** Whole seconds, rounded up, at least 1. */

@@ -1,5 +1,6 @@
 package io.github.throttle.jaxrs;
 
+import io.github.throttle.CallDecision;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.limiter.Limiter;
@@ -21,6 +22,7 @@ import java.lang.reflect.Method;
 public class ThrottleFeature implements DynamicFeature {
 
     private volatile Limiter limiter;
+    private volatile CallDecision current;
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
@@ -36,8 +38,11 @@ public class ThrottleFeature implements DynamicFeature {
         Target target = l.target(declaring, method);
         if (l.active(target)) {
             l.servedOverHttp(type, method);
-            ThrottleFilter filter = new ThrottleFilter(l, target);
+            ThrottleFilter filter = new ThrottleFilter(l, target, current);
             context.register(filter, Priorities.AUTHORIZATION + 10);
+            if (target.givesBack()) {
+                context.register(new ThrottleFilter.GiveBack(), Priorities.AUTHORIZATION + 10);
+            }
             if (l.settings().headers() != ThrottleSettings.HeaderStyle.NONE) {
                 // with none, allowed responses get nothing: no response filter at all
                 context.register(new ThrottleFilter.Fields(l.settings().headers()), Priorities.AUTHORIZATION + 10);
@@ -54,6 +59,8 @@ public class ThrottleFeature implements DynamicFeature {
         if (l == null) {
             // JAX-RS makes this provider, not CDI: it looks the application's limiter up once
             l = CDI.current().select(Limiter.class).get();
+            var holder = CDI.current().select(CallDecision.class);
+            current = holder.isResolvable() ? holder.get() : null;
             limiter = l;
         }
         return l;

@@ -1,5 +1,6 @@
 package io.github.throttle.jaxrs;
 
+import io.github.throttle.CallDecision;
 import io.github.throttle.Decision;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import io.github.throttle.limiter.Limiter;
@@ -13,24 +14,29 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Throttles one resource method: decides before the request entity is read and answers 429 when denied;
- * {@link Fields} puts the rate-limit fields on allowed responses. On a Quarkus event loop the request is
+ * Throttles one resource method: decides before the request entity is read and answers 429 when denied (403
+ * when blocked, 400 when the call's weight could never pass); {@link Fields} puts the rate-limit fields on
+ * allowed responses, {@link GiveBack} returns the weight of successful ones where the target says so. On a Quarkus event loop the request is
  * suspended while the store decides; on worker threads (and on servlet runtimes) the thread waits, at most
  * {@code throttle.redis.timeout}.
  */
 final class ThrottleFilter implements ContainerRequestFilter {
 
-    static final String DECISION = "io.github.throttle.decision";
+    /** The decision whose fields an allowed response carries. */
+    static final String FIELDS = "io.github.throttle.fields";
     static final String PENDING = "io.github.throttle.pending";
 
     private final Limiter limiter;
     private final Target target;
     private final ForwardedFor forwarded;
+    /** The request-scoped holder of the call's decision (a client proxy); null where it is not a bean. */
+    private final CallDecision current;
     private volatile PeerAddress peer;
 
-    ThrottleFilter(Limiter limiter, Target target) {
+    ThrottleFilter(Limiter limiter, Target target, CallDecision current) {
         this.limiter = limiter;
         this.target = target;
+        this.current = current;
         this.forwarded = new ForwardedFor(limiter.settings().trustedProxies());
     }
 
@@ -58,9 +64,17 @@ final class ThrottleFilter implements ContainerRequestFilter {
 
     void apply(ContainerRequestContext ctx, Verdict v) {
         if (v.refused()) {
-            ctx.abortWith(RateLimitFields.denied(v.decision(), limiter.settings().headers()));
-        } else if (v.showsFields()) {
-            ctx.setProperty(DECISION, v.decision());
+            ctx.abortWith(v.overweight() != null ? RateLimitFields.overweight(v.overweight())
+                    : RateLimitFields.denied(v.decision(), limiter.settings().headers()));
+            return;
+        }
+        Decision d = v.decision();
+        ctx.setProperty(CallDecision.PROPERTY, d);
+        if (current != null) {
+            current.set(d);
+        }
+        if (v.showsFields()) {
+            ctx.setProperty(FIELDS, d);
         }
     }
 
@@ -74,8 +88,22 @@ final class ThrottleFilter implements ContainerRequestFilter {
 
         @Override
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-            if (request.getProperty(DECISION) instanceof Decision decision && response.getStatus() != 429) {
+            if (request.getProperty(FIELDS) instanceof Decision decision && response.getStatus() != 429) {
                 RateLimitFields.write(decision, style, response.getHeaders());
+            }
+        }
+    }
+
+    /**
+     * Gives a successful call's weight back ({@code skipSuccessful}): registered only on targets that do. The
+     * give-back is sent before the response is; nothing waits for it, since every later call through this
+     * instance reaches the store after it.
+     */
+    static final class GiveBack implements ContainerResponseFilter {
+        @Override
+        public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+            if (response.getStatus() < 400 && request.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
+                decision.giveBack();
             }
         }
     }

@@ -10,6 +10,10 @@ public enum CallResult {
     DENIED("denied"),
     /** Let through in report mode, where enforce mode would have refused it. */
     WOULD_DENY("would-deny"),
+    /** Let through uncounted: the caller is on plan {@code unlimited}. */
+    UNLIMITED("unlimited"),
+    /** Refused uncounted: the caller is on plan {@code blocked}. */
+    BLOCKED("blocked"),
     /** Let through uncounted: the store could not be asked and failures allow. */
     STORE_FAILURE_ALLOWED("store-failure-allowed"),
     /** Refused: the store could not be asked and failures deny. */

@@ -2,6 +2,7 @@ package io.github.throttle.limiter;
 
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
+import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.KeyCodec;
@@ -9,21 +10,26 @@ import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One application's rate limiting, as the adapters use it: its settings, its targets and the decider in
- * front of its store. Per call: target → identities → one store call → decision.
+ * front of its store. Per call: target → plan → weight → identities → one store call → decision.
  */
 public final class Limiter implements AutoCloseable {
+
+    private static final Decision UNLIMITED = Decision.unmetered().onPlan(PlanLists.UNLIMITED);
 
     private final ThrottleSettings settings;
     private final KeyCodec codec;
     private final Decider decider;
     private final Targets targets;
+    private final Plans plans;
     /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
     private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
 
@@ -32,6 +38,7 @@ public final class Limiter implements AutoCloseable {
         this.codec = codec;
         this.decider = decider;
         this.targets = targets;
+        this.plans = targets.plans();
     }
 
     public ThrottleSettings settings() {
@@ -58,13 +65,59 @@ public final class Limiter implements AutoCloseable {
         return settings.enabled() && target.enabled();
     }
 
-    /** Decides one call of a target, and counts what happened to it. */
+    /**
+     * Decides one call of a target, and counts what happened to it: the caller's plan, the limits of that plan,
+     * the call's weight, then (unless the plan settles it) one store call.
+     *
+     * @throws RuntimeException what the target's weigher throws: the call fails as the application's own error
+     */
     public CompletionStage<Verdict> decide(Target target, Caller caller) {
-        return decider.decide(target.storeCall(caller, codec, decider.now()), target.limits()).thenApply(d -> {
-            CallResult result = CallResult.of(d, target.report());
-            target.count(result);
-            return new Verdict(d, result, target.report());
+        boolean report = target.report();
+        String plan = plans.of(caller);
+        if (PlanLists.BLOCKED.equals(plan)) {
+            if (report) {
+                target.countBlockedInReport();
+                return CompletableFuture.completedFuture(new Verdict(Decision.blocked(), CallResult.WOULD_DENY, true));
+            }
+            target.count(null, CallResult.BLOCKED);
+            return CompletableFuture.completedFuture(new Verdict(Decision.blocked(), CallResult.BLOCKED, false));
+        }
+        if (PlanLists.UNLIMITED.equals(plan)) {
+            target.count(null, CallResult.UNLIMITED);
+            return CompletableFuture.completedFuture(new Verdict(UNLIMITED, CallResult.UNLIMITED, report));
+        }
+        LimitSet limits = target.limitsOn(plan);
+        long[] weights = limits.weigh(caller, target.weighers());
+        String overweight = limits.overweight(weights);
+        if (overweight != null) {
+            CallResult result = report ? CallResult.WOULD_DENY : CallResult.DENIED;
+            target.count(limits, result);
+            return CompletableFuture.completedFuture(new Verdict(Decision.unmetered().onPlan(limits.plan()), result, report, overweight));
+        }
+        StoreCall call = limits.storeCall(target.identify(caller), weights, codec, decider.now());
+        return decider.decide(call, limits.limits()).thenApply(d -> {
+            Decision decision = (call.record() ? d : free(d)).onPlan(limits.plan());
+            CallResult result = CallResult.of(decision, report);
+            target.count(limits, result);
+            return new Verdict(decision, result, report);
         });
+    }
+
+    /** A free call (weight 0) is allowed, whatever its figures say; a store failure still decides as configured. */
+    private static Decision free(Decision d) {
+        if (d.isUnmetered()) {
+            return d;
+        }
+        List<Decision.Quota> quotas = new ArrayList<>(d.quotas().size());
+        for (Decision.Quota q : d.quotas()) {
+            quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), q.resetMillis(), false));
+        }
+        return Decision.of(true, quotas);
+    }
+
+    /** Whether some calls may be refused as blocked: a {@code blocked} list names someone, or a plan bean exists. */
+    public boolean mayBlock() {
+        return plans.mayBlock();
     }
 
     /** Whether the store answers within the timeout, for the readiness check. */
@@ -90,7 +143,8 @@ public final class Limiter implements AutoCloseable {
         String key = codec.key(codec.bucketHead(bucket), identity);
         StoreCall.Builder call = StoreCall.builder(decider.now(), record);
         for (int i = 0; i < limits.size(); i++) {
-            call.add(key, limits.get(i), weight, i);
+            // every recorded programmatic call can be given back (Throttler.giveBack)
+            call.add(key, limits.get(i), weight, i, record);
         }
         return decider.decide(call.build(), limits);
     }

@@ -1,19 +1,16 @@
 package io.github.throttle.limiter;
 
 import io.github.throttle.Caller;
-import io.github.throttle.engine.KeyCodec;
-import io.github.throttle.engine.Limit;
-import io.github.throttle.engine.StoreCall;
+import io.github.throttle.ThrottleWeight;
 import io.github.throttle.metrics.Meters;
 
 import java.lang.reflect.Method;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A throttled method, resolved once from its configuration: its limits in declaration order, the weight
- * each charges, the bucket each counts in and the resolvers that tell who is charged.
+ * A throttled method, resolved once from its configuration: its default limits and the limits of each plan it
+ * names, the resolvers that tell who is charged and the weighers that tell how much.
  */
 public final class Target {
 
@@ -23,35 +20,37 @@ public final class Target {
     private final boolean httpEndpoint;
     private final boolean report;
     private final String bucket;
-    private final Map<CallResult, Meters.Counter> calls;
     private final ReportLog reportLog;
-    private final List<Limit> limits;
-    private final long[] weights;
-    private final String[] bucketHeads;
+    private final LimitSet defaults;
+    private final Map<String, LimitSet> byPlan;
+    /** How calls on the reserved plans are counted: {@code unlimited}, then {@code blocked}. */
+    private final Map<CallResult, Meters.Counter> unlimitedCalls;
+    private final Map<CallResult, Meters.Counter> blockedCalls;
     /** The resolvers of all limits, each once. */
     private final List<TaggedResolver> resolvers;
-    /** Per limit, its resolvers as indexes into {@link #resolvers}; none = the caller's default identity. */
-    private final int[][] resolversOf;
-    /** Whether a limit declares no resolver, so is charged to the caller's default identity. */
+    private final List<ThrottleWeight> weighers;
     private final boolean chargesDefaultIdentity;
+    private final boolean givesBack;
 
     Target(Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
-           Map<CallResult, Meters.Counter> calls, ReportLog reportLog, List<Limit> limits, long[] weights,
-           String[] bucketHeads, List<TaggedResolver> resolvers, int[][] resolversOf) {
-        this.report = report;
-        this.bucket = bucket;
-        this.calls = new EnumMap<>(calls);
-        this.reportLog = reportLog;
+           ReportLog reportLog, LimitSet defaults, Map<String, LimitSet> byPlan, Map<CallResult, Meters.Counter> unlimitedCalls,
+           Map<CallResult, Meters.Counter> blockedCalls, List<TaggedResolver> resolvers, List<ThrottleWeight> weighers) {
         this.method = method;
         this.name = name;
         this.enabled = enabled;
         this.httpEndpoint = httpEndpoint;
-        this.limits = limits;
-        this.weights = weights;
-        this.bucketHeads = bucketHeads;
+        this.report = report;
+        this.bucket = bucket;
+        this.reportLog = reportLog;
+        this.defaults = defaults;
+        this.byPlan = Map.copyOf(byPlan);
+        this.unlimitedCalls = unlimitedCalls;
+        this.blockedCalls = blockedCalls;
         this.resolvers = resolvers;
-        this.resolversOf = resolversOf;
-        this.chargesDefaultIdentity = java.util.Arrays.stream(resolversOf).anyMatch(of -> of.length == 0);
+        this.weighers = weighers;
+        this.chargesDefaultIdentity = defaults.chargesDefaultIdentity()
+                || byPlan.values().stream().anyMatch(LimitSet::chargesDefaultIdentity);
+        this.givesBack = defaults.givesBack() || byPlan.values().stream().anyMatch(LimitSet::givesBack);
     }
 
     public Method method() {
@@ -83,17 +82,50 @@ public final class Target {
         return bucket;
     }
 
-    /** Counts one call's result, and logs (at most once a minute) what report mode let through. */
-    void count(CallResult result) {
-        calls.get(result).increment();
+    /** Whether a successful call gives its weight back to some limit ({@code skipSuccessful}). */
+    public boolean givesBack() {
+        return givesBack;
+    }
+
+    /** The default limits, in declaration order (those of calls on no plan). */
+    public List<io.github.throttle.engine.Limit> limits() {
+        return defaults.limits();
+    }
+
+    /** The limits that apply to a call on {@code plan} (null: none): the plan's own, else the defaults. */
+    LimitSet limitsOn(String plan) {
+        LimitSet s = plan == null ? null : byPlan.get(plan);
+        return s != null ? s : defaults;
+    }
+
+    /** Every limit set: the defaults, then the plans'. */
+    List<LimitSet> limitSets() {
+        java.util.ArrayList<LimitSet> all = new java.util.ArrayList<>(byPlan.size() + 1);
+        all.add(defaults);
+        all.addAll(byPlan.values());
+        return all;
+    }
+
+    List<ThrottleWeight> weighers() {
+        return weighers;
+    }
+
+    /** Counts one call's result on {@code limits}, and logs (at most once a minute) what report mode let through. */
+    void count(LimitSet limits, CallResult result) {
+        switch (result) {
+            case UNLIMITED -> unlimitedCalls.get(result).increment();
+            case BLOCKED -> blockedCalls.get(result).increment();
+            default -> limits.count(result);
+        }
         if (result == CallResult.WOULD_DENY) {
             reportLog.wouldDeny();
         }
     }
 
-    /** The declared limits, in declaration order. */
-    public List<Limit> limits() {
-        return limits;
+    /** Counts a call on plan {@code blocked} that report mode let through. */
+    void countBlockedInReport() {
+        blockedCalls.get(CallResult.WOULD_DENY).increment();
+        reportLog.wouldDeny();
     }
 
     /**
@@ -117,24 +149,8 @@ public final class Target {
         return identities;
     }
 
-    /** The store call of one invocation: each limit for each identity charged. */
-    public StoreCall storeCall(Caller caller, KeyCodec codec, long now) {
-        String[] identities = identify(caller);
-        StoreCall.Builder call = StoreCall.builder(now, true);
-        for (int i = 0; i < limits.size(); i++) {
-            int[] of = resolversOf[i];
-            if (of.length == 0) {
-                call.add(codec.key(bucketHeads[i], identities[resolvers.size()]), limits.get(i), weights[i], i);
-            }
-            for (int r : of) {
-                call.add(codec.key(bucketHeads[i], identities[r]), limits.get(i), weights[i], i);
-            }
-        }
-        return call.build();
-    }
-
     @Override
     public String toString() {
-        return name + (enabled ? limits.toString() : " (disabled)");
+        return name + (enabled ? limitSets().toString() : " (disabled)");
     }
 }

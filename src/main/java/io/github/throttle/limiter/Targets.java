@@ -1,22 +1,25 @@
 package io.github.throttle.limiter;
 
 import io.github.throttle.ThrottleKey;
+import io.github.throttle.ThrottlePlan;
+import io.github.throttle.ThrottleWeight;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.config.LimitConfig;
+import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.metrics.Meters;
 import org.eclipse.microprofile.config.Config;
 
 import java.lang.reflect.Method;
-import io.github.throttle.metrics.Meters;
-
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -27,46 +30,56 @@ import java.util.function.Predicate;
  */
 public final class Targets {
 
-    /** The {@code plan} tag of calls on no plan. */
-    static final String DEFAULT_PLAN = "default";
-
     private final Config config;
     private final KeyCodec codec;
-    private final Function<Class<? extends ThrottleKey>, ThrottleKey> resolverFactory;
+    private final Function<Class<?>, Object> instances;
     private final Predicate<Method> httpEndpoints;
     private final boolean reportByDefault;
     private final Meters meters;
     private final InstantSource clock;
+    private final Plans plans;
     /** One report log per bucket, shared by the targets that count in it. */
     private final Map<String, ReportLog> reportLogs = new HashMap<>();
     /** One instance per resolver class, shared by every target. */
     private final Map<Class<? extends ThrottleKey>, TaggedResolver> resolvers = new HashMap<>();
+    /** One instance per weigher class, shared by every target. */
+    private final Map<Class<? extends ThrottleWeight>, ThrottleWeight> weighers = new HashMap<>();
     private final ConcurrentHashMap<TargetId, Target> built = new ConcurrentHashMap<>();
 
     /**
-     * @param resolverFactory makes the instance of a {@link ThrottleKey} class (a CDI bean or a new
-     *                        instance); null when it can do neither
-     * @param httpEndpoints   which methods the HTTP filter throttles (the CDI interceptor leaves them)
+     * Targets with no plan bean, in enforce mode, counted nowhere.
+     *
+     * @param instances     makes the instance of a {@link ThrottleKey} or {@link ThrottleWeight} class (a CDI
+     *                      bean or a new instance); null when it can do neither
+     * @param httpEndpoints which methods the HTTP filter throttles (the CDI interceptor leaves them)
      */
-    public Targets(Config config, KeyCodec codec, Function<Class<? extends ThrottleKey>, ThrottleKey> resolverFactory,
-                   Predicate<Method> httpEndpoints) {
-        this(config, codec, resolverFactory, httpEndpoints, false, Meters.NONE, InstantSource.system());
+    public Targets(Config config, KeyCodec codec, Function<Class<?>, Object> instances, Predicate<Method> httpEndpoints) {
+        this(config, codec, instances, httpEndpoints, false, Meters.NONE, InstantSource.system(), ThrottleKey.ApiKey.DEFAULT_HEADER,
+                Optional.empty());
     }
 
     /**
      * @param reportByDefault {@code throttle.mode=report}
      * @param meters          where calls are counted
      * @param clock           paces the report-mode log
+     * @param keyHeader       the header {@code key:} entries of plan lists are compared with
+     * @param planBean        the application's {@link ThrottlePlan}, if it has one
+     * @throws InvalidThrottleException naming the key of a bad {@code throttle.plans.*} list
      */
-    public Targets(Config config, KeyCodec codec, Function<Class<? extends ThrottleKey>, ThrottleKey> resolverFactory,
-                   Predicate<Method> httpEndpoints, boolean reportByDefault, Meters meters, InstantSource clock) {
+    public Targets(Config config, KeyCodec codec, Function<Class<?>, Object> instances, Predicate<Method> httpEndpoints,
+                   boolean reportByDefault, Meters meters, InstantSource clock, String keyHeader, Optional<ThrottlePlan> planBean) {
         this.reportByDefault = reportByDefault;
         this.meters = meters;
         this.clock = clock;
         this.config = config;
         this.codec = codec;
-        this.resolverFactory = resolverFactory;
+        this.instances = instances;
         this.httpEndpoints = httpEndpoints;
+        this.plans = new Plans(config, keyHeader, planBean);
+    }
+
+    Plans plans() {
+        return plans;
     }
 
     /**
@@ -82,34 +95,79 @@ public final class Targets {
 
     private synchronized Target build(Class<?> beanClass, Method method) {
         TargetConfig target = TargetConfig.read(config, beanClass, method, reportByDefault);
-        int n = target.limits().size();
-        List<Limit> limits = new ArrayList<>(n);
-        long[] weights = new long[n];
-        String[] bucketHeads = new String[n];
-        List<TaggedResolver> used = new ArrayList<>();
-        int[][] resolversOf = new int[n][];
-        for (int i = 0; i < n; i++) {
-            LimitConfig c = target.limits().get(i);
-            limits.add(c.toLimit());
-            weights[i] = c.weight();
-            bucketHeads[i] = codec.bucketHead(c.bucket());
-            resolversOf[i] = new int[c.key().size()];
-            for (int k = 0; k < c.key().size(); k++) {
-                TaggedResolver r = resolver(c.key().get(k), c);
-                if (!used.contains(r)) {
-                    used.add(r);
-                }
-                resolversOf[i][k] = used.indexOf(r);
-            }
+        String bucket = target.limits().isEmpty() ? target.target() : target.limits().get(0).bucket();
+        List<TaggedResolver> resolvers = new ArrayList<>();
+        List<ThrottleWeight> weighers = new ArrayList<>();
+        LimitSet defaults = limitSet(target, null, bucket, resolvers, weighers);
+        Map<String, LimitSet> byPlan = new HashMap<>();
+        for (String plan : target.plans()) {
+            byPlan.put(plan, limitSet(target, plan, bucket, resolvers, weighers));
         }
-        String bucket = n == 0 ? target.target() : target.limits().get(0).bucket();
-        Map<CallResult, Meters.Counter> calls = new EnumMap<>(CallResult.class);
-        for (CallResult r : CallResult.values()) {
-            calls.put(r, meters.calls(bucket, DEFAULT_PLAN, r.tag()));
-        }
+        plans.declare(target.plans());
         ReportLog reportLog = reportLogs.computeIfAbsent(bucket, b -> new ReportLog(b, clock));
         return new Target(method, target.target(), target.enabled(), httpEndpoints.test(method), target.report(), bucket,
-                calls, reportLog, List.copyOf(limits), weights, bucketHeads, List.copyOf(used), resolversOf);
+                reportLog, defaults, byPlan, counters(bucket, PlanLists.UNLIMITED, CallResult.UNLIMITED),
+                counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY), List.copyOf(resolvers),
+                List.copyOf(weighers));
+    }
+
+    /** The limits of {@code target} on {@code plan} (null: its default limits), adding their resolvers and weighers. */
+    private LimitSet limitSet(TargetConfig target, String plan, String bucket, List<TaggedResolver> resolvers,
+                              List<ThrottleWeight> weighers) {
+        List<LimitConfig> configs = target.limits().stream().filter(c -> c.plan().equals(plan == null ? "" : plan)).toList();
+        int n = configs.size();
+        List<Limit> limits = new ArrayList<>(n);
+        long[] weights = new long[n];
+        int[] weigherOf = new int[n];
+        String[] bucketHeads = new String[n];
+        int[][] resolversOf = new int[n][];
+        boolean[] givesBack = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            LimitConfig c = configs.get(i);
+            limits.add(c.toLimit());
+            weights[i] = c.weight();
+            weigherOf[i] = c.weighed() ? indexOf(weighers, weigher(c)) : -1;
+            bucketHeads[i] = codec.bucketHead(c.bucket());
+            givesBack[i] = c.skipSuccessful();
+            resolversOf[i] = new int[c.key().size()];
+            for (int k = 0; k < c.key().size(); k++) {
+                resolversOf[i][k] = indexOf(resolvers, resolver(c.key().get(k), c));
+            }
+        }
+        Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? LimitSet.DEFAULT_PLAN : plan, CallResult.ALLOWED,
+                CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED);
+        return new LimitSet(plan, List.copyOf(limits), weights, weigherOf, bucketHeads, resolversOf, givesBack, calls);
+    }
+
+    private static <T> int indexOf(List<T> list, T item) {
+        if (!list.contains(item)) {
+            list.add(item);
+        }
+        return list.indexOf(item);
+    }
+
+    private Map<CallResult, Meters.Counter> counters(String bucket, String plan, CallResult... results) {
+        Map<CallResult, Meters.Counter> calls = new EnumMap<>(CallResult.class);
+        for (CallResult r : results) {
+            calls.put(r, meters.calls(bucket, plan, r.tag()));
+        }
+        return calls;
+    }
+
+    /** The weigher of a limit: one instance per class, shared by every target. */
+    private ThrottleWeight weigher(LimitConfig c) {
+        return weighers.computeIfAbsent(c.weigher(), type -> {
+            Object instance;
+            try {
+                instance = instances.apply(type);
+            } catch (RuntimeException e) {
+                throw c.invalid("weigher", type.getName(), "cannot be created: " + e);
+            }
+            if (instance == null) {
+                throw c.invalid("weigher", type.getName(), "is neither a CDI bean nor a class with a public no-argument constructor");
+            }
+            return (ThrottleWeight) instance;
+        });
     }
 
     private TaggedResolver resolver(Class<? extends ThrottleKey> type, LimitConfig c) {
@@ -117,7 +175,7 @@ public final class Targets {
         if (r == null) {
             ThrottleKey instance;
             try {
-                instance = resolverFactory.apply(type);
+                instance = (ThrottleKey) instances.apply(type);
             } catch (RuntimeException e) {
                 throw c.invalid("key", type.getName(), "cannot be created: " + e);
             }

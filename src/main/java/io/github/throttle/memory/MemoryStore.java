@@ -94,6 +94,13 @@ public final class MemoryStore implements Store {
                 figures[p * 3 + 1] = l.leavesAt(s.oldest) - s.at;
             }
         }
+        if (allowed && call.returnable()) {
+            long[] subBuckets = new long[pairs];
+            for (int p = 0; p < pairs; p++) {
+                subBuckets[p] = seen[p].subBucket;
+            }
+            return new StoreReply(true, figures, subBuckets);
+        }
         return new StoreReply(allowed, figures);
     }
 
@@ -141,6 +148,27 @@ public final class MemoryStore implements Store {
         }
         if (started) {
             identity.expiresAt = Math.max(identity.expiresAt, now + longest + expirySlackMillis);
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+        try {
+            locks.holding(call.keys(), () -> {
+                for (int k = 0; k < call.keyCount(); k++) {
+                    IdentityCounts identity = identities.get(call.key(k));
+                    for (int p = call.firstPair(k); identity != null && p < call.firstPair(k + 1); p++) {
+                        WindowCounts counts = identity.find(call.limit(p));
+                        if (counts != null) {
+                            counts.giveBack(subBuckets[p], call.weight(p));
+                        }
+                    }
+                }
+                return null;
+            });
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 

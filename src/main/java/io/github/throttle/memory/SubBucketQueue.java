@@ -40,6 +40,30 @@ final class SubBucketQueue {
         size++;
     }
 
+    /** The position of sub-bucket {@code b}, or -1 when it holds no weight. */
+    int indexOf(long b) {
+        for (int i = 0; i < size; i++) {
+            if (subBucket(i) == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Sets the weight of the {@code i}-th oldest sub-bucket. */
+    void setWeight(int i, long weight) {
+        pairs[slot(i) * 2 + 1] = weight;
+    }
+
+    /** Forgets the {@code i}-th oldest; the newer ones move up. */
+    void remove(int i) {
+        for (int j = i; j < size - 1; j++) {
+            pairs[slot(j) * 2] = subBucket(j + 1);
+            pairs[slot(j) * 2 + 1] = weight(j + 1);
+        }
+        size--;
+    }
+
     /** Forgets the {@code n} oldest. */
     void removeOldest(int n) {
         start = n == size ? 0 : slot(n);

@@ -110,11 +110,42 @@ final class WindowCounts {
             if (older == null) {
                 older = new SubBucketQueue();
             }
-            older.add(newest, newestWeight);
+            if (newestWeight > 0) {
+                // a newest sub-bucket whose weight was all given back holds none
+                older.add(newest, newestWeight);
+            }
             newest = b;
             newestWeight = (int) weight;
         }
         counted += (int) weight;
         return started;
+    }
+
+    /**
+     * Takes up to {@code weight} back from sub-bucket {@code b}, if it still holds weight; an older sub-bucket
+     * left with none is forgotten (so the oldest kept always holds weight).
+     */
+    void giveBack(long b, long weight) {
+        if (counted == 0 || b > newest) {
+            return;
+        }
+        if (b == newest) {
+            int take = (int) Math.min(weight, newestWeight);
+            newestWeight -= take;
+            counted -= take;
+            return;
+        }
+        int i = older == null ? -1 : older.indexOf(b);
+        if (i < 0) {
+            return;
+        }
+        int held = (int) older.weight(i);
+        int take = (int) Math.min(weight, held);
+        counted -= take;
+        if (take == held) {
+            older.remove(i);
+        } else {
+            older.setWeight(i, held - take);
+        }
     }
 }

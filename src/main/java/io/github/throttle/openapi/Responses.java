@@ -16,6 +16,7 @@ final class Responses {
 
     static final String PROBLEM = "ThrottleProblem";
     static final String UNAVAILABLE = "#/components/responses/ThrottleUnavailable";
+    static final String BLOCKED = "#/components/responses/ThrottleBlocked";
     private static final String PROBLEM_JSON = "application/problem+json";
 
     private Responses() {
@@ -38,8 +39,11 @@ final class Responses {
                 .collect(Collectors.joining(", "));
     }
 
-    /** Defines the problem body, the three headers and (with {@code deny}) the 503, unless already there. */
-    static void define(Components c, boolean deny) {
+    /**
+     * Defines the problem body, the three headers, (with {@code deny}) the 503 and (with {@code block}) the 403,
+     * unless already there.
+     */
+    static void define(Components c, boolean deny, boolean block) {
         if (c.getSchemas() == null || !c.getSchemas().containsKey(PROBLEM)) {
             c.addSchema(PROBLEM, typed(OASFactory.createSchema(), "OBJECT")
                     .description("RFC 9457 problem details of a refused call")
@@ -55,12 +59,18 @@ final class Responses {
         header(c, "RateLimit", "Per limit: remaining weight (r) and seconds until weight comes back (t)", "STRING");
         header(c, "RateLimit-Policy", "Per limit: the weight allowed (q) per window of w seconds", "STRING");
         if (deny && (c.getResponses() == null || !c.getResponses().containsKey("ThrottleUnavailable"))) {
-            c.addResponse("ThrottleUnavailable", OASFactory.createAPIResponse()
-                    .description("Service Unavailable: the rate limiter cannot decide right now; retry after Retry-After seconds")
-                    .addHeader("Retry-After", OASFactory.createHeader().ref("#/components/headers/Retry-After"))
-                    .content(OASFactory.createContent().addMediaType(PROBLEM_JSON,
-                            OASFactory.createMediaType().schema(OASFactory.createSchema().ref("#/components/schemas/" + PROBLEM)))));
+            c.addResponse("ThrottleUnavailable", problem("Service Unavailable: the rate limiter cannot decide right now;"
+                    + " retry after Retry-After seconds")
+                    .addHeader("Retry-After", OASFactory.createHeader().ref("#/components/headers/Retry-After")));
         }
+        if (block && (c.getResponses() == null || !c.getResponses().containsKey("ThrottleBlocked"))) {
+            c.addResponse("ThrottleBlocked", problem("Forbidden: the caller is on the blocked plan"));
+        }
+    }
+
+    private static APIResponse problem(String description) {
+        return OASFactory.createAPIResponse().description(description).content(OASFactory.createContent()
+                .addMediaType(PROBLEM_JSON, OASFactory.createMediaType().schema(OASFactory.createSchema().ref("#/components/schemas/" + PROBLEM))));
     }
 
     private static void header(Components c, String name, String description, String type) {

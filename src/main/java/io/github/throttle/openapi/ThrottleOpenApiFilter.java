@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 
 /**
  * Adds to the OpenAPI document, on every throttled operation, the {@code 429} it can answer (and the
- * {@code 503} when {@code throttle.on-store-failure=deny}): the headers and the problem body are defined once
+ * {@code 503} when {@code throttle.on-store-failure=deny}, {@code 403} when a {@code blocked} list or a plan bean exists): the headers and the problem body are defined once
  * under {@code components} and referenced; the description names the operation's own limits. Operations
  * without limits, switched off or in report mode, and responses the application declares itself, are left
  * as they are.
@@ -57,6 +57,7 @@ public class ThrottleOpenApiFilter implements OASFilter {
             return;
         }
         boolean deny = limiter.deniesOnStoreFailure();
+        boolean block = limiter.mayBlock();
         boolean used = false;
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
             Map<PathItem.HttpMethod, org.eclipse.microprofile.openapi.models.Operation> operations = path.getValue().getOperations();
@@ -66,7 +67,7 @@ public class ThrottleOpenApiFilter implements OASFilter {
             for (var op : operations.entrySet()) {
                 for (ThrottledOperations.Operation t : throttled) {
                     if (t.httpMethod().equalsIgnoreCase(op.getKey().name()) && t.matches(path.getKey())) {
-                        used |= addResponses(op.getValue(), t, deny);
+                        used |= addResponses(op.getValue(), t, deny, block);
                         break;
                     }
                 }
@@ -78,12 +79,12 @@ public class ThrottleOpenApiFilter implements OASFilter {
                 components = OASFactory.createComponents();
                 openAPI.setComponents(components);
             }
-            Responses.define(components, deny);
+            Responses.define(components, deny, block);
         }
     }
 
     private static boolean addResponses(org.eclipse.microprofile.openapi.models.Operation op, ThrottledOperations.Operation t,
-                                        boolean deny) {
+                                        boolean deny, boolean block) {
         APIResponses responses = op.getResponses();
         if (responses == null) {
             responses = OASFactory.createAPIResponses();
@@ -99,6 +100,10 @@ public class ThrottleOpenApiFilter implements OASFilter {
         }
         if (deny && responses.getAPIResponse("503") == null) {
             responses.addAPIResponse("503", OASFactory.createAPIResponse().ref(Responses.UNAVAILABLE));
+            added = true;
+        }
+        if (block && responses.getAPIResponse("403") == null) {
+            responses.addAPIResponse("403", OASFactory.createAPIResponse().ref(Responses.BLOCKED));
             added = true;
         }
         return added;

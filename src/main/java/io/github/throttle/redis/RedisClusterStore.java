@@ -147,6 +147,7 @@ final class RedisClusterStore implements Store {
     private static StoreReply merge(SlotGroups groups, StoreReply[] replies, boolean allowed) {
         StoreCall whole = groups.whole();
         long[] figures = new long[whole.pairCount() * 3];
+        long[] subBuckets = allowed && whole.returnable() ? new long[whole.pairCount()] : null;
         for (int g = 0; g < replies.length; g++) {
             StoreCall part = groups.parts().get(g);
             StoreReply r = replies[g];
@@ -164,9 +165,12 @@ final class RedisClusterStore implements Store {
                 figures[p * 3] = remaining;
                 figures[p * 3 + 1] = wait;
                 figures[p * 3 + 2] = r.violated(q) ? 1 : 0;
+                if (subBuckets != null) {
+                    subBuckets[p] = r.subBucket(q);
+                }
             }
         }
-        return new StoreReply(allowed, figures);
+        return new StoreReply(allowed, figures, subBuckets);
     }
 
     private CompletionStage<List<Object>> run(StatefulRedisClusterConnection<String, String> c, String[] keys, String[] args) {
@@ -188,6 +192,22 @@ final class RedisClusterStore implements Store {
             }
             return CompletableFuture.<List<Object>>failedFuture(cause);
         }).thenCompose(f -> f);
+    }
+
+    /** Gives back slot by slot (a failed part leaves its weight counted: the safe side). */
+    @Override
+    public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+        return connection.get().thenCompose(c -> {
+            List<CompletableFuture<List<Object>>> runs = new ArrayList<>();
+            for (StoreCall part : SlotGroups.of(call).parts()) {
+                long[] of = new long[part.pairCount()];
+                for (int q = 0; q < of.length; q++) {
+                    of[q] = subBuckets[part.limitIndex(q)];
+                }
+                runs.add(run(c, part.keys(), SlidingWindowScript.giveBackArgs(part, expirySlackMillis, of)).toCompletableFuture());
+            }
+            return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new));
+        });
     }
 
     @Override

@@ -53,6 +53,12 @@ public final class RedisStore implements Store {
     }
 
     @Override
+    public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+        String[] args = SlidingWindowScript.giveBackArgs(call, expirySlackMillis, subBuckets);
+        return connection.get().thenCompose(c -> ScriptRuns.run(c.async(), call.keys(), args)).thenApply(reply -> null);
+    }
+
+    @Override
     public CompletionStage<Void> reset(String... keys) {
         return connection.get().thenCompose(c -> c.async().del(keys)).thenApply(n -> null);
     }

@@ -41,7 +41,10 @@ public final class SlidingWindowScript {
 
     /** The mode (ARGV[2]) of a call decided in one script run. */
     public static String mode(StoreCall call) {
-        return call.record() ? RECORD : REPORT;
+        if (!call.record()) {
+            return REPORT;
+        }
+        return call.returnable() ? RECORD_AND_TELL_SUB_BUCKETS : RECORD;
     }
 
     /**
@@ -79,6 +82,16 @@ public final class SlidingWindowScript {
         }
         return a;
     }
+    /** ARGV of the give-back of {@code call}'s weight, recorded in {@code subBuckets} (one per pair). */
+    public static String[] giveBackArgs(StoreCall call, long expirySlackMillis, long[] subBuckets) {
+        String[] recorded = args(call, expirySlackMillis, REFUND);
+        String[] a = Arrays.copyOf(recorded, recorded.length + subBuckets.length);
+        for (int p = 0; p < subBuckets.length; p++) {
+            a[recorded.length + p] = number(subBuckets[p]);
+        }
+        return a;
+    }
+
     /**
      * ARGV of the refund of a call that ran with {@code recordedArgs} (mode
      * {@link #RECORD_AND_TELL_SUB_BUCKETS}) and answered {@code reply}: the same ARGV in refund mode,
@@ -96,8 +109,8 @@ public final class SlidingWindowScript {
 
     /**
      * Reads the reply: {@code {allowed, then remaining and wait per pair}} (a violated pair's wait negated),
-     * followed (mode {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, which is not
-     * part of the answer.
+     * followed (mode {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, kept in the reply
+     * of an allowed call for a give-back.
      */
     public static StoreReply reply(List<Object> reply, StoreCall call) {
         int pairs = call.pairCount();
@@ -111,7 +124,15 @@ public final class SlidingWindowScript {
             figures[p * 3 + 1] = Math.abs(wait);
             figures[p * 3 + 2] = wait < 0 ? 1 : 0;
         }
-        return new StoreReply((Long) reply.get(0) == 1L, figures);
+        boolean allowed = (Long) reply.get(0) == 1L;
+        if (!allowed || reply.size() == 1 + pairs * 2) {
+            return new StoreReply(allowed, figures);
+        }
+        long[] subBuckets = new long[pairs];
+        for (int p = 0; p < pairs; p++) {
+            subBuckets[p] = (Long) reply.get(1 + pairs * 2 + p);
+        }
+        return new StoreReply(true, figures, subBuckets);
     }
 
     /**

@@ -6,7 +6,7 @@ a decimal number (strtod).
 ARGV[1]  now in milliseconds since the epoch; empty = read the server clock (TIME)
 ARGV[2]  "1" = record the call when allowed; "0" = only report usage;
          "2" = as "1", and the reply ends with the sub-bucket each window recorded in (see Refund);
-         "-1" = refund (see Refund)
+         "-1" = refund: take a recorded call's weight back (see Refund)
 ARGV[3]  milliseconds added to a key's expiry (0 in production)
 then, for each key in KEYS order:
   m                          number of windows checked for that key
@@ -40,14 +40,15 @@ Reply: { allowed (1|0), then per key and window: remaining, wait (ms) }
              window (0 when nothing is counted)
 A denied call and a report write nothing.
 
-Refund (ARGV[2] = "-1"): undoes an allowed "2" call whose part on other keys was denied (Redis Cluster,
-keys in several hash slots). ARGV as that call's, with ARGV[1] ignored, followed by one sub-bucket per
+Refund (ARGV[2] = "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
+Cluster, keys in several hash slots) or whose weight is given back (a successful call of a target that counts
+only failures). ARGV as that call's (or a part of it), with ARGV[1] ignored, followed by one sub-bucket per
 window in ARGV order: the numbers that call's reply ended with, in base 36. Each window's weight is
 subtracted from that sub-bucket and from the window's total, so counts are exactly as if the call had never
 been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
 emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
-chain stays linked with weight 0: it changes no count and no violated wait, but should it become the oldest
-by leaving time, the window's reported reset (wait when not violated) is early until it leaves.
+chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
+become the oldest).
 Reply: empty. ]]
 
 local RING = 64
@@ -242,9 +243,16 @@ for i = 1, #KEYS do
             end
             while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
           else
+            local cv, step = 0, 0
             while hh < trim do
-              local cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+              cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
               ht = ht - cv
+              hh = hh + step
+            end
+            -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
+            while hh < hn do
+              cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+              if cv > 0 then break end
               hh = hh + step
             end
           end

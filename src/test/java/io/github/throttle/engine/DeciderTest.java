@@ -43,6 +43,11 @@ class DeciderTest {
         }
 
         @Override
+        public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
         public String describe() {
             return "unreachable store";
         }

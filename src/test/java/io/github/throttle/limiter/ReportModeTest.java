@@ -44,7 +44,7 @@ class ReportModeTest {
         Config c = TestConfig.of(config);
         Meters meters = MetricsBackends.select("micrometer", type -> Optional.of(() -> registry)).orElseThrow();
         return Bootstrap.assemble(ThrottleSettings.read(c), c, new MemoryStore(clock), clock,
-                ValidationTest::construct, m -> false, meters);
+                ValidationTest::construct, m -> false, meters, Optional.empty());
     }
 
     private static Method method(String name) throws NoSuchMethodException {

@@ -76,7 +76,13 @@ class TargetTest {
 
     private StoreCall call(String method, Caller caller) {
         Method m = Arrays.stream(Api.class.getDeclaredMethods()).filter(x -> x.getName().equals(method)).findFirst().orElseThrow();
-        return targets.of(Api.class, m).storeCall(caller, codec, 1_000L);
+        return storeCall(targets.of(Api.class, m), caller, codec, 1_000L);
+    }
+
+    /** The store call a call on no plan makes, as the limiter builds it. */
+    static StoreCall storeCall(Target target, Caller caller, KeyCodec codec, long now) {
+        LimitSet limits = target.limitsOn(null);
+        return limits.storeCall(target.identify(caller), limits.weigh(caller, target.weighers()), codec, now);
     }
 
     /** Each pair as "key quota weight", keys in the call's order. */

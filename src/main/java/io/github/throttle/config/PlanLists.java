@@ -1,0 +1,145 @@
+package io.github.throttle.config;
+
+import io.github.throttle.Caller;
+import org.eclipse.microprofile.config.Config;
+
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The lists {@code throttle.plans.<plan>} that put callers on a plan, in the order a call is matched against
+ * them: {@code blocked}, {@code unlimited}, then each plan named in an annotation, by name. Each list is a
+ * comma-separated list of entries {@code ip:<address or CIDR>} (the client address after trusted-proxy
+ * resolution), {@code user:<name>} (the principal) or {@code key:<value>} (the API-key header). Lists are read
+ * by name, so that an environment variable such as {@code THROTTLE_PLANS_PRO} works.
+ */
+public final class PlanLists {
+
+    public static final String PREFIX = "throttle.plans.";
+    public static final String BLOCKED = "blocked";
+    public static final String UNLIMITED = "unlimited";
+
+    private final List<PlanList> lists;
+    private final String keyHeader;
+
+    private PlanLists(List<PlanList> lists, String keyHeader) {
+        this.lists = lists;
+        this.keyHeader = keyHeader;
+    }
+
+    /** The entries of one list. */
+    private record PlanList(String plan, Set<String> users, Set<String> keys, List<Cidr> blocks) {
+
+        boolean matches(Caller caller, String keyHeader) {
+            if (!users.isEmpty()) {
+                Optional<Principal> p = caller.principal();
+                if (p.isPresent() && users.contains(p.get().getName())) {
+                    return true;
+                }
+            }
+            if (!keys.isEmpty()) {
+                Optional<String> k = caller.header(keyHeader);
+                if (k.isPresent() && keys.contains(k.get())) {
+                    return true;
+                }
+            }
+            if (!blocks.isEmpty()) {
+                Optional<String> a = caller.clientAddress();
+                if (a.isPresent()) {
+                    for (Cidr c : blocks) {
+                        if (c.contains(a.get())) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Reads the lists of the reserved plans and of {@code plans}.
+     *
+     * @param plans     the plans named in annotations
+     * @param keyHeader the header {@code key:} entries are compared with
+     * @throws InvalidThrottleException naming the key of an entry with an unknown prefix, a bad address block or
+     *                                  an entry that is in two lists
+     */
+    public static PlanLists read(Config config, Collection<String> plans, String keyHeader) {
+        List<String> order = new ArrayList<>(List.of(BLOCKED, UNLIMITED));
+        order.addAll(new TreeSet<>(plans));
+        Map<Object, String> seenIn = new HashMap<>();
+        List<PlanList> lists = new ArrayList<>();
+        for (String plan : order) {
+            String key = PREFIX + plan;
+            Set<String> users = new LinkedHashSet<>();
+            Set<String> keys = new LinkedHashSet<>();
+            List<Cidr> blocks = new ArrayList<>();
+            for (String raw : config.getOptionalValue(key, String.class).orElse("").split(",")) {
+                String entry = raw.trim();
+                if (entry.isEmpty()) {
+                    continue;
+                }
+                int colon = entry.indexOf(':');
+                String kind = colon < 0 ? "" : entry.substring(0, colon);
+                String value = entry.substring(colon + 1).trim();
+                if (value.isEmpty() && !kind.isEmpty()) {
+                    throw ThrottleSettings.invalid(key, entry, "the entry has no value after " + kind + ":");
+                }
+                Object same = switch (kind) {
+                    case "user" -> {
+                        users.add(value);
+                        yield "user:" + value;
+                    }
+                    case "key" -> {
+                        keys.add(value);
+                        yield "key:" + value;
+                    }
+                    case "ip" -> {
+                        Cidr c;
+                        try {
+                            c = Cidr.parse(value);
+                        } catch (IllegalArgumentException e) {
+                            throw ThrottleSettings.invalid(key, entry, e.getMessage());
+                        }
+                        blocks.add(c);
+                        yield c;
+                    }
+                    default -> throw ThrottleSettings.invalid(key, entry,
+                            "an entry is ip:<address or CIDR>, user:<name> or key:<value>");
+                };
+                String other = seenIn.putIfAbsent(same, key);
+                if (other != null && !other.equals(key)) {
+                    throw ThrottleSettings.invalid(key, entry, "the same entry is in " + other + "; a caller is on one plan");
+                }
+            }
+            if (!users.isEmpty() || !keys.isEmpty() || !blocks.isEmpty()) {
+                lists.add(new PlanList(plan, Set.copyOf(users), Set.copyOf(keys), List.copyOf(blocks)));
+            }
+        }
+        return new PlanLists(List.copyOf(lists), keyHeader);
+    }
+
+    /** The plan of the first list that names the caller, or null when none does. */
+    public String match(Caller caller) {
+        for (PlanList l : lists) {
+            if (l.matches(caller, keyHeader)) {
+                return l.plan();
+            }
+        }
+        return null;
+    }
+
+    /** Whether a list for {@code plan} names anyone. */
+    public boolean names(String plan) {
+        return lists.stream().anyMatch(l -> l.plan().equals(plan));
+    }
+}
