@@ -343,4 +343,139 @@ public abstract class StoreContract {
         assertEquals(100, allowed.get());
         assertEquals(0, peek(SIX_PM + 20, key, limit).remaining());
     }
+
+    /** An allowed or denied call whose weight may be given back, as the store answered it. */
+    protected record Charge(StoreCall call, StoreReply reply) {
+        boolean allowed() {
+            return reply.allowed();
+        }
+    }
+
+    protected Charge charge(long at, long weight, String key, Limit... limits) {
+        StoreCall.Builder b = StoreCall.builder(at, true);
+        for (int i = 0; i < limits.length; i++) {
+            b.add(key, limits[i], weight, i, true);
+        }
+        StoreCall call = b.build();
+        return new Charge(call, store().decide(call).toCompletableFuture().join());
+    }
+
+    protected void giveBack(Charge c) {
+        assertTrue(c.allowed(), "only an allowed call recorded weight");
+        store().giveBack(c.call().givingBack(), c.reply().subBuckets()).toCompletableFuture().join();
+    }
+
+    @Test
+    void weightGivenBackIsAsIfItHadNeverBeenRecorded() {
+        Limit perMinute = Limit.of(5, MINUTE, SECOND);
+        String key = freshKey();
+        Charge first = charge(SIX_PM, 2, key, perMinute);
+        for (int i = 1; i <= 3; i++) {
+            assertTrue(charge(SIX_PM + i * SECOND, 1, key, perMinute).allowed());
+        }
+        assertFalse(charge(SIX_PM + 4 * SECOND, 1, key, perMinute).allowed());
+        giveBack(first);
+        Decision d = peek(SIX_PM + 5 * SECOND, key, perMinute);
+        assertEquals(2, d.remaining());
+        // the oldest weight left is now that of 18:00:01, leaving at 18:01:01
+        assertEquals(56 * SECOND, d.resetMillis());
+        assertTrue(call(SIX_PM + 5 * SECOND, 2, new String[] {key}, perMinute).allowed());
+    }
+
+    @Test
+    void givingBackNeverMakesUsageNegativeAndTouchesNoOtherIdentity() {
+        Limit perHour = Limit.fixed(10, HOUR);
+        String key = freshKey();
+        String other = freshKey();
+        Charge c = charge(SIX_PM, 3, key, perHour);
+        call(SIX_PM, 4, new String[] {other}, perHour);
+        store().reset(key).toCompletableFuture().join();
+        call(SIX_PM + 1, 1, new String[] {key}, perHour);
+        giveBack(c);
+        assertEquals(10, peek(SIX_PM + 2, key, perHour).remaining(), "3 given back from the 1 counted: none left");
+        assertEquals(6, peek(SIX_PM + 2, other, perHour).remaining());
+    }
+
+    @Test
+    void weightThatHasLeftItsWindowIsNotGivenBackAgain() {
+        Limit perMinute = Limit.of(10, MINUTE, SECOND);
+        String key = freshKey();
+        Charge old = charge(SIX_PM, 4, key, perMinute);
+        assertTrue(call(SIX_PM + MINUTE + SECOND, 3, new String[] {key}, perMinute).allowed());
+        giveBack(old);
+        assertEquals(7, peek(SIX_PM + MINUTE + 2 * SECOND, key, perMinute).remaining());
+    }
+
+    @Test
+    void aSubBucketEmptiedByAGiveBackIsPassedOverAsTheOldestInARing() {
+        emptiedSubBucketIsPassedOver(Limit.of(100, MINUTE, SECOND), SECOND);
+    }
+
+    @Test
+    void aSubBucketEmptiedByAGiveBackIsPassedOverAsTheOldestInAChain() {
+        // 100 sub-buckets: kept as a chain, not a ring
+        emptiedSubBucketIsPassedOver(Limit.of(100, SECOND, 10), 10);
+    }
+
+    private void emptiedSubBucketIsPassedOver(Limit l, long p) {
+        String key = freshKey();
+        call(SIX_PM, 1, new String[] {key}, l);
+        Charge middle = charge(SIX_PM + p, 1, key, l);
+        call(SIX_PM + 2 * p, 1, new String[] {key}, l);
+        giveBack(middle);
+        // the first sub-bucket leaves: the oldest holding weight is the third, not the emptied second
+        long at = SIX_PM + l.durationMillis() + p / 2;
+        Decision d = peek(at, key, l);
+        assertEquals(99, d.remaining());
+        assertEquals(SIX_PM + 2 * p + l.durationMillis() - at, d.resetMillis());
+    }
+
+    @Test
+    void concurrentCallsThatGiveBackOnSuccessNeverCountMoreFailuresThanTheLimit() throws Exception {
+        Limit limit = Limit.fixed(5, HOUR);
+        String key = freshKey();
+        int threads = 64;
+        AtomicInteger failures = new AtomicInteger();
+        AtomicInteger passed = new AtomicInteger();
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            Future<?>[] fs = new Future<?>[threads];
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                fs[t] = pool.submit(() -> {
+                    try {
+                        start.await();
+                        for (int i = 0; i < 20; i++) {
+                            Charge c = charge(SIX_PM + i, 1, key, limit);
+                            if (!c.allowed()) {
+                                continue;
+                            }
+                            passed.incrementAndGet();
+                            // while its outcome is pending, the call holds its weight; one in three fails and keeps it
+                            if ((id + i) % 3 == 0) {
+                                failures.incrementAndGet();
+                            } else {
+                                giveBack(c);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                    return null;
+                });
+            }
+            start.countDown();
+            for (Future<?> f : fs) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(errors.isEmpty(), () -> "errors: " + errors);
+        assertEquals(5, failures.get(), "failures fill the limit, never more");
+        assertTrue(passed.get() > 5, "successes gave their weight back: " + passed.get());
+        assertEquals(0, peek(SIX_PM + 30, key, limit).remaining());
+    }
 }

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The differential test: the same random calls through the Redis script and the embedded store must give
- * identical decisions, remaining weights and waits.
+ * identical decisions, remaining weights and waits — calls on several plans (the same windows with other
+ * limits) and weight given back (successful calls of targets that count only failures) included.
  */
 class StoresAgreeTest {
 
@@ -44,14 +45,32 @@ class StoresAgreeTest {
         MutableClock clock = new MutableClock(now);
         int allowed = 0;
         int denied = 0;
+        int givenBack = 0;
+        // allowed calls whose weight may still be given back
+        List<StoreCall> returnable = new ArrayList<>();
+        List<long[]> recordedIn = new ArrayList<>();
         try (RedisProcess redis = RedisProcess.start();
              RedisStore viaRedis = new RedisStore(RedisURI.create(redis.uri()), Duration.ofSeconds(10), 7 * DAY);
              MemoryStore inMemory = new MemoryStore(clock, 7 * DAY)) {
             for (int n = 0; n < 20_000; n++) {
                 now += step(rnd);
                 clock.set(now);
+                if (!returnable.isEmpty() && rnd.nextInt(4) == 0) {
+                    // a call whose outcome came later gives its weight back, now, through both stores
+                    int i = rnd.nextInt(returnable.size());
+                    StoreCall back = returnable.remove(i).givingBack();
+                    long[] in = recordedIn.remove(i);
+                    inMemory.giveBack(back, in).toCompletableFuture().join();
+                    viaRedis.giveBack(back, in).toCompletableFuture().join();
+                    givenBack++;
+                }
                 Limit[] plan = rnd.nextInt(4) == 0 ? tight.get(rnd.nextInt(2)) : plans.get(rnd.nextInt(plans.size()));
+                if (rnd.nextBoolean()) {
+                    // another customer plan: the same windows with other limits, counting the same usage
+                    plan = onAnotherPlan(plan, rnd);
+                }
                 boolean record = rnd.nextInt(20) != 0;
+                boolean givesBack = rnd.nextInt(3) == 0;
                 StoreCall.Builder b = StoreCall.builder(now, record);
                 int keys = 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
                 Set<String> used = new HashSet<>();
@@ -62,7 +81,7 @@ class StoresAgreeTest {
                     }
                     for (int i = 0; i < plan.length; i++) {
                         long max = Math.min(plan[i].limit(), 5);
-                        b.add(key, plan[i], 1 + (rnd.nextInt(3) == 0 ? rnd.nextInt((int) max) : 0), i);
+                        b.add(key, plan[i], 1 + (rnd.nextInt(3) == 0 ? rnd.nextInt((int) max) : 0), i, givesBack && rnd.nextInt(4) != 0);
                     }
                 }
                 StoreCall call = b.build();
@@ -73,13 +92,33 @@ class StoresAgreeTest {
                 assertEquals(expected, actual, () -> "call " + callNo + " at " + at + " (seed " + seed + ")");
                 if (expected.allowed()) {
                     allowed++;
+                    if (call.returnable()) {
+                        returnable.add(call);
+                        int[] pairs = call.returnablePairs();
+                        long[] in = new long[pairs.length];
+                        for (int j = 0; j < pairs.length; j++) {
+                            in[j] = expected.subBucket(pairs[j]);
+                        }
+                        recordedIn.add(in);
+                    }
                 } else {
                     denied++;
                 }
             }
         }
-        // the workload must exercise both answers
-        assertTrue(allowed > 2000 && denied > 400, "allowed " + allowed + ", denied " + denied + " (seed " + seed + ")");
+        // the workload must exercise both answers, and give weight back
+        assertTrue(allowed > 2000 && denied > 400 && givenBack > 1000,
+                "allowed " + allowed + ", denied " + denied + ", given back " + givenBack + " (seed " + seed + ")");
+    }
+
+    /** The same windows with other limits (between a third and three times as much): another plan's limits. */
+    private static Limit[] onAnotherPlan(Limit[] plan, Random rnd) {
+        Limit[] other = new Limit[plan.length];
+        for (int i = 0; i < plan.length; i++) {
+            long limit = Math.max(1, plan[i].limit() * (1 + rnd.nextInt(9)) / 3);
+            other[i] = Limit.of(limit, plan[i].durationMillis(), plan[i].precisionMillis());
+        }
+        return other;
     }
 
     private static Limit[] randomPlan(Random rnd) {
