@@ -92,8 +92,7 @@ final class LimitSet {
                     asked[of] = weighers.get(of).weigh(caller);
                     done[of] = true;
                     if (asked[of] < 0) {
-                        throw new IllegalStateException(weighers.get(of).getClass().getName() + " weighed a call to "
-                                + caller.method().getDeclaringClass().getName() + "#" + caller.method().getName() + " at "
+                        throw new IllegalStateException(weighers.get(of).getClass().getName() + " weighed a call at "
                                 + asked[of] + "; a weight is 0 or more");
                     }
                 }

@@ -30,18 +30,25 @@ class TwoProcessesRaceTest {
 
     @Test
     void twoProcessesRacingOnOneIdentityAreAllowedExactlyTheLimit() throws Exception {
-        race(false);
+        race("plain");
     }
 
     @Test
     void withMixedWeightsTheTotalAllowedWeightNeverExceedsTheLimit() throws Exception {
-        race(true);
+        race("weighted");
     }
 
-    private void race(boolean weighted) throws Exception {
+    /** Two in three allowed calls succeed and give their weight back: failures counted never exceed the limit. */
+    @Test
+    void whenSuccessesGiveTheirWeightBackTheFailuresCountedNeverExceedTheLimit() throws Exception {
+        race("give-back");
+    }
+
+    private void race(String mode) throws Exception {
+        boolean weighted = mode.equals("weighted");
         try (RedisProcess redis = RedisProcess.start()) {
-            Process a = child(redis, "a", weighted);
-            Process b = child(redis, "b", weighted);
+            Process a = child(redis, "a", mode);
+            Process b = child(redis, "b", mode);
             CompletableFuture<String> outA = CompletableFuture.supplyAsync(() -> read(a));
             CompletableFuture<String> outB = CompletableFuture.supplyAsync(() -> read(b));
             assertEquals(0, a.waitFor(), outA.get());
@@ -58,19 +65,22 @@ class TwoProcessesRaceTest {
                     if (weighted) {
                         // weights 1..3: the window is full to within less than the largest weight
                         assertEquals(true, allowed <= LIMIT && allowed > LIMIT - 3, "round " + r + ": " + allowed);
+                    } else if (!mode.equals("plain")) {
+                        // here "allowed" is the weight of the calls that failed and kept it
+                        assertEquals(true, allowed <= LIMIT && allowed > 0, "round " + r + ": " + allowed);
                     } else {
                         assertEquals(LIMIT, allowed, "round " + r);
                     }
                 }
             }
-            System.out.println((weighted ? "weighted: " : "") + ROUNDS + " rounds of 2 x " + CALLS + " racing calls: exact every round");
+            System.out.println(mode + ": " + ROUNDS + " rounds of 2 x " + CALLS + " racing calls: exact every round");
         }
     }
 
-    private static Process child(RedisProcess redis, String name, boolean weighted) throws Exception {
+    private static Process child(RedisProcess redis, String name, String mode) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Racer.class.getName(),
-                redis.uri(), name, String.valueOf(weighted)).redirectErrorStream(true).start();
+                redis.uri(), name, mode).redirectErrorStream(true).start();
     }
 
     private static String read(Process p) {
@@ -92,11 +102,16 @@ class TwoProcessesRaceTest {
         return t;
     }
 
-    /** One application process: meets the other at a Redis barrier, then fires 200 calls at once. */
+    /**
+     * One application process: meets the other at a Redis barrier, then fires 200 calls at once; prints the
+     * weight it was allowed (mode give-back: the weight of the allowed calls that failed and kept it).
+     */
     public static final class Racer {
         public static void main(String[] args) throws Exception {
             String uri = args[0];
-            boolean weighted = Boolean.parseBoolean(args[2]);
+            String mode = args[2];
+            boolean weighted = mode.equals("weighted");
+            boolean givesBack = mode.equals("give-back");
             Limit limit = Limit.fixed(LIMIT, 3_600_000);
             try (RedisStore store = new RedisStore(uri, Duration.ofSeconds(10));
                  RedisClient c = RedisClient.create(uri); StatefulRedisConnection<String, String> conn = c.connect()) {
@@ -113,8 +128,17 @@ class TwoProcessesRaceTest {
                     List<CompletableFuture<Long>> calls = new ArrayList<>();
                     for (int i = 0; i < CALLS; i++) {
                         long w = weighted ? 1 + (i % 3) : 1;
-                        StoreCall call = StoreCall.builder(-1, true).add("race:" + r, limit, w, 0).build();
-                        calls.add(store.decide(call).toCompletableFuture().thenApply(reply -> reply.allowed() ? w : 0L));
+                        boolean succeeds = givesBack && i % 3 != 0;
+                        StoreCall call = StoreCall.builder(-1, true).add("race:" + r, limit, w, 0, givesBack).build();
+                        calls.add(store.decide(call).toCompletableFuture().thenCompose(reply -> {
+                            if (!reply.allowed()) {
+                                return CompletableFuture.completedFuture(0L);
+                            }
+                            if (!succeeds) {
+                                return CompletableFuture.completedFuture(w);
+                            }
+                            return store.giveBack(call, reply.subBuckets()).thenApply(x -> 0L);
+                        }));
                     }
                     long allowed = 0;
                     for (CompletableFuture<Long> f : calls) {

@@ -7,8 +7,12 @@ import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
 
-/** A caller made of the given parts: an address, a principal's name and headers (each may be missing). */
-public record TestCaller(String address, String user, Map<String, String> headers) implements Caller {
+/** A caller made of the given parts: an address, a principal's name, headers and query parameters (each may be missing). */
+public record TestCaller(String address, String user, Map<String, String> headers, Map<String, String> query) implements Caller {
+
+    public TestCaller(String address, String user, Map<String, String> headers) {
+        this(address, user, headers, Map.of());
+    }
 
     public static TestCaller of(String user, String address) {
         return new TestCaller(address, user, Map.of());
@@ -27,6 +31,11 @@ public record TestCaller(String address, String user, Map<String, String> header
     @Override
     public Optional<String> header(String name) {
         return Optional.ofNullable(headers.get(name));
+    }
+
+    @Override
+    public Optional<String> queryParameter(String name) {
+        return Optional.ofNullable(query.get(name));
     }
 
     @Override
