@@ -76,7 +76,7 @@ public final class Bootstrap {
         Function<Class<?>, Object> instances =
                 type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
         return new Limiter(settings, codec, decider, new Targets(config, codec, instances, httpEndpoints, settings.report(),
-                meters, clock, settings.keyHeader(), planBean));
+                meters, clock, settings.keyHeader(), planBean), clock);
     }
 
     private static Store open(ThrottleSettings settings) {

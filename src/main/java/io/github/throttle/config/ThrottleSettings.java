@@ -26,7 +26,8 @@ public record ThrottleSettings(
         List<Cidr> trustedProxies,
         String keyHeader,
         boolean report,
-        String metrics) {
+        String metrics,
+        int denyCacheSize) {
 
     /** Which rate-limit fields responses carry. */
     public enum HeaderStyle {
@@ -50,10 +51,11 @@ public record ThrottleSettings(
     public static final String KEY_HEADER = "throttle.key.header";
     public static final String MODE = "throttle.mode";
     public static final String METRICS = "throttle.metrics";
+    public static final String DENY_CACHE_SIZE = "throttle.deny-cache.size";
 
     /** Every key Throttle reads. */
     public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
-            TIME_SOURCE, ON_STORE_FAILURE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS);
+            TIME_SOURCE, ON_STORE_FAILURE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE);
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
@@ -103,8 +105,19 @@ public record ThrottleSettings(
         }
         boolean report = choice(config, MODE, "enforce", "enforce", "report").equals("report");
         String metrics = choice(config, METRICS, "auto", "auto", "micrometer", "mp-metrics", "otel", "none");
+        int denyCache = string(config, DENY_CACHE_SIZE).map(v -> {
+            try {
+                int n = Integer.parseInt(v.trim());
+                if (n >= 0 && n <= 10_000_000) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw invalid(DENY_CACHE_SIZE, v, "must be a whole number from 0 (off) to 10000000");
+        }).orElse(10_000);
         return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, deny, headers, List.copyOf(proxies), header,
-                report, metrics);
+                report, metrics, denyCache);
     }
 
     private static void checkUri(String uri, boolean cluster) {

@@ -10,6 +10,7 @@ import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 
 import java.lang.reflect.Method;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,15 +31,18 @@ public final class Limiter implements AutoCloseable {
     private final Decider decider;
     private final Targets targets;
     private final Plans plans;
+    private final DenyCache denyCache;
     /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
     private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
 
-    public Limiter(ThrottleSettings settings, KeyCodec codec, Decider decider, Targets targets) {
+    /** @param clock times the deny cache's entries */
+    public Limiter(ThrottleSettings settings, KeyCodec codec, Decider decider, Targets targets, InstantSource clock) {
         this.settings = settings;
         this.codec = codec;
         this.decider = decider;
         this.targets = targets;
         this.plans = targets.plans();
+        this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
     }
 
     public ThrottleSettings settings() {
@@ -95,11 +99,31 @@ public final class Limiter implements AutoCloseable {
             return CompletableFuture.completedFuture(new Verdict(Decision.unmetered().onPlan(limits.plan()), result, report, overweight));
         }
         StoreCall call = limits.storeCall(target.identify(caller), weights, codec, decider.now());
-        return decider.decide(call, limits.limits()).thenApply(d -> {
-            Decision decision = (call.record() ? d : free(d)).onPlan(limits.plan());
+        return decide(call, limits.limits(), limits.plan()).thenApply(d -> {
+            Decision decision = call.record() ? d : free(d);
             CallResult result = CallResult.of(decision, report);
             target.count(limits, result);
             return new Verdict(decision, result, report);
+        });
+    }
+
+    /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
+    private CompletionStage<Decision> decide(StoreCall call, List<Limit> limits, String plan) {
+        boolean cacheable = denyCache.enabled() && call.record() && !targets.givesBackIn(call);
+        if (!cacheable) {
+            return decider.decide(call, limits).thenApply(d -> d.onPlan(plan));
+        }
+        Decision known = denyCache.denied(call, plan);
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        long sentAt = denyCache.now();
+        return decider.decide(call, limits).thenApply(d -> {
+            Decision onPlan = d.onPlan(plan);
+            if (!onPlan.allowed()) {
+                denyCache.remember(call, plan, onPlan, sentAt);
+            }
+            return onPlan;
         });
     }
 
@@ -118,6 +142,11 @@ public final class Limiter implements AutoCloseable {
     /** Whether some calls may be refused as blocked: a {@code blocked} list names someone, or a plan bean exists. */
     public boolean mayBlock() {
         return plans.mayBlock();
+    }
+
+    /** How many denials the deny cache holds now. */
+    public int denyCacheEntries() {
+        return denyCache.entries();
     }
 
     /** Whether the store answers within the timeout, for the readiness check. */
@@ -140,18 +169,28 @@ public final class Limiter implements AutoCloseable {
      * limit, or (not {@code record}) usage only reported.
      */
     public CompletionStage<Decision> decide(String bucket, String identity, long weight, boolean record, List<Limit> limits) {
-        String key = codec.key(codec.bucketHead(bucket), identity);
-        StoreCall.Builder call = StoreCall.builder(decider.now(), record);
+        String head = codec.bucketHead(bucket);
+        String key = codec.key(head, identity);
+        StoreCall.Builder builder = StoreCall.builder(decider.now(), record);
         for (int i = 0; i < limits.size(); i++) {
             // every recorded programmatic call can be given back (Throttler.giveBack)
-            call.add(key, limits.get(i), weight, i, record);
+            builder.add(key, limits.get(i), weight, i, record);
         }
-        return decider.decide(call.build(), limits);
+        StoreCall call = builder.build();
+        return decide(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : d.givingBackWith(() -> {
+            // weight can come back in this bucket from now on: its denials are no longer certain
+            if (targets.givesBackFrom(head)) {
+                denyCache.forgetBucket(head);
+            }
+            return d.giveBack();
+        }));
     }
 
     /** Forgets everything counted for {@code identity} in {@code bucket}. */
     public CompletionStage<Void> reset(String bucket, String identity) {
-        return decider.store().reset(codec.key(codec.bucketHead(bucket), identity));
+        String key = codec.key(codec.bucketHead(bucket), identity);
+        denyCache.forget(key);
+        return decider.store().reset(key);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
 import org.eclipse.microprofile.config.Config;
 
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -45,6 +47,8 @@ public final class Targets {
     /** One instance per weigher class, shared by every target. */
     private final Map<Class<? extends ThrottleWeight>, ThrottleWeight> weighers = new HashMap<>();
     private final ConcurrentHashMap<TargetId, Target> built = new ConcurrentHashMap<>();
+    /** The heads of the buckets whose weight can come back: a target that gives successes back counts in them. */
+    private final Set<String> givingBack = ConcurrentHashMap.newKeySet();
 
     /**
      * Targets with no plan bean, in enforce mode, counted nowhere.
@@ -80,6 +84,26 @@ public final class Targets {
 
     Plans plans() {
         return plans;
+    }
+
+    /** Whether weight can come back in a bucket one of the call's keys is in. */
+    boolean givesBackIn(StoreCall call) {
+        if (givingBack.isEmpty()) {
+            return false;
+        }
+        for (int k = 0; k < call.keyCount(); k++) {
+            for (String head : givingBack) {
+                if (call.key(k).startsWith(head)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Notes that weight can come back in the bucket of {@code head}; whether that is news. */
+    boolean givesBackFrom(String head) {
+        return givingBack.add(head);
     }
 
     /**
@@ -129,6 +153,9 @@ public final class Targets {
             weigherOf[i] = c.weighed() ? indexOf(weighers, weigher(c)) : -1;
             bucketHeads[i] = codec.bucketHead(c.bucket());
             givesBack[i] = c.skipSuccessful();
+            if (givesBack[i]) {
+                givingBack.add(bucketHeads[i]);
+            }
             resolversOf[i] = new int[c.key().size()];
             for (int k = 0; k < c.key().size(); k++) {
                 resolversOf[i][k] = indexOf(resolvers, resolver(c.key().get(k), c));
