@@ -6,6 +6,7 @@ import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
 import io.github.throttle.limiter.Verdict;
+import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -71,7 +72,11 @@ final class ThrottleFilter implements ContainerRequestFilter {
         Decision d = v.decision();
         ctx.setProperty(CallDecision.PROPERTY, d);
         if (current != null) {
-            current.set(d);
+            try {
+                current.set(d);
+            } catch (ContextNotActiveException e) {
+                // no request context on this thread: the request property is still there
+            }
         }
         if (v.showsFields()) {
             ctx.setProperty(FIELDS, d);
