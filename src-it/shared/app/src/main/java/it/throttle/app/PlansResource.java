@@ -7,8 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.core.Context;
 
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -50,11 +48,12 @@ public class PlansResource {
         return CompletableFuture.supplyAsync(() -> quota);
     }
 
-    /** The call's decision as the request property. */
+    /** The call's decision as the request property, which an application filter shows ({@link QuotaHeaderFilter}). */
     @GET
-    @Path("/quota-property")
-    public String quotaProperty(@Context ContainerRequestContext request) {
-        return describe(Optional.ofNullable((Decision) request.getProperty(CallDecision.PROPERTY)));
+    @Path("/quota-header")
+    @QuotaShown
+    public String quotaHeader() {
+        return "quota-header";
     }
 
     /** What a client is told of its quota: {@code plan=pro remaining=9}, or {@code no decision}. */

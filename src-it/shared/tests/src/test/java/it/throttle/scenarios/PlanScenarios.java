@@ -201,12 +201,21 @@ public abstract class PlanScenarios extends ClientScenarios {
 
     @Test
     public void theResourceMethodSeesTheDecisionOfItsCall() {
-        for (String path : List.of("/it/plans/quota", "/it/plans/quota-async", "/it/plans/quota-property")) {
+        for (String path : List.of("/it/plans/quota", "/it/plans/quota-async")) {
             me().get(path).then().statusCode(200).body(equalTo("plan=default remaining=2"));
             me().header("X-Plan", "pro").get(path).then().statusCode(200).body(equalTo("plan=pro remaining=8"));
             me().header("X-Plan", "unlimited").get(path).then().statusCode(200).body(equalTo("plan=unlimited remaining=" + Long.MAX_VALUE))
                     .header("RateLimit", nullValue());
         }
+    }
+
+    @Test
+    public void theApplicationsFiltersSeeTheDecisionAsARequestProperty() {
+        String path = "/it/plans/quota-header";
+        me().get(path).then().statusCode(200).header("X-Quota", equalTo("plan=default remaining=2"));
+        me().header("X-API-Key", "pro-key").get(path).then().statusCode(200).header("X-Quota", equalTo("plan=pro remaining=8"));
+        // a refused call has no decision to show
+        me().header("X-Plan", "blocked").get(path).then().statusCode(403).header("X-Quota", equalTo("no decision"));
     }
 
     /**
