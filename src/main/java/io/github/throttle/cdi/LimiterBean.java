@@ -1,6 +1,8 @@
 package io.github.throttle.cdi;
 
+import io.github.throttle.ThrottleKey;
 import io.github.throttle.ThrottlePlan;
+import io.github.throttle.ThrottleWeight;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.jaxrs.ResourceMethods;
@@ -33,6 +35,20 @@ public class LimiterBean {
      */
     @Inject
     BeanManager beanManager;
+
+    /**
+     * The application's beans of Throttle's own types, which only Throttle looks up: without injection points
+     * for them, Quarkus would remove them as unused (a plan bean silently ignored, a resolver or weigher made
+     * with its no-argument constructor, its own injection points empty).
+     */
+    @Inject
+    Instance<ThrottlePlan> plans;
+
+    @Inject
+    Instance<ThrottleKey> keys;
+
+    @Inject
+    Instance<ThrottleWeight> weighers;
 
     private volatile Limiter limiter;
 
@@ -77,14 +93,13 @@ public class LimiterBean {
      * @throws InvalidThrottleException when it has several
      */
     private Optional<ThrottlePlan> planBean() {
-        Instance<ThrottlePlan> beans = beanManager.createInstance().select(ThrottlePlan.class);
-        if (beans.isAmbiguous()) {
-            String names = beans.handlesStream().map(h -> h.getBean().getBeanClass().getName()).sorted()
+        if (plans.isAmbiguous()) {
+            String names = plans.handlesStream().map(h -> h.getBean().getBeanClass().getName()).sorted()
                     .collect(java.util.stream.Collectors.joining(", "));
             throw new InvalidThrottleException("Invalid " + ThrottlePlan.class.getName() + " beans: at most one may tell"
                     + " callers' plans, found " + names);
         }
-        return beans.isResolvable() ? Optional.of(beans.get()) : Optional.empty();
+        return plans.isResolvable() ? Optional.of(plans.get()) : Optional.empty();
     }
 
     /**
@@ -93,7 +108,8 @@ public class LimiterBean {
      */
     private Object instance(Class<?> type) {
         try {
-            Instance<?> bean = beanManager.createInstance().select(type);
+            Instance<?> bean = ThrottleKey.class.isAssignableFrom(type) ? keys.select(type.asSubclass(ThrottleKey.class))
+                    : weighers.select(type.asSubclass(ThrottleWeight.class));
             if (bean.isResolvable()) {
                 return bean.get();
             }

@@ -79,6 +79,7 @@ class ObservedOnRedisIT extends LibertySuite {
             assertFalse(doc.getMap("paths.'" + path + "'.get.responses").containsKey("429"), path);
         }
         assertTrue(doc.getMap("components.headers").keySet().containsAll(java.util.List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
+        blockedCallersAreDocumented(doc);
     }
 
     private Observability observed() {
@@ -94,6 +95,16 @@ class ObservedOnRedisIT extends LibertySuite {
         me().get("/it/override/limited").then().statusCode(200);
         me().get("/it/override/limited").then().statusCode(429);
         assertEquals(Map.of("allowed", 2.0, "denied", 1.0), Observability.changes(before, observed().calls(bucket)));
+    }
+
+    @Test
+    public void callsAreCountedUnderThePlanWhoseLimitsApplied() {
+        callsAreCountedByPlan(observed());
+    }
+
+    @Test
+    public void unlimitedAndBlockedCallsMakeNoRedisCall() {
+        unlimitedAndBlockedCallsMakeNoStoreCall(redis.port());
     }
 
     @Test

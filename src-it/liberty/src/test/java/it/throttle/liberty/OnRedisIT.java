@@ -45,6 +45,11 @@ class OnRedisIT extends LibertySuite {
     }
 
     @Test
+    public void unlimitedAndBlockedCallsMakeNoRedisCall() {
+        unlimitedAndBlockedCallsMakeNoStoreCall(redis.port());
+    }
+
+    @Test
     public void theCountsAreInRedis() {
         me().get("/it/fixed").then().statusCode(200);
         try (RedisClient client = RedisClient.create(redis.uri()); StatefulRedisConnection<String, String> c = client.connect()) {

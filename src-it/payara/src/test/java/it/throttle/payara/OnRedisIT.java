@@ -66,6 +66,11 @@ class OnRedisIT extends PayaraScenarios {
     }
 
     @Test
+    public void unlimitedAndBlockedCallsMakeNoRedisCall() {
+        unlimitedAndBlockedCallsMakeNoStoreCall(redis.port());
+    }
+
+    @Test
     public void theCountsAreInRedis() {
         me().get("/it/fixed").then().statusCode(200);
         String keys = redisReply("KEYS throttle*");

@@ -93,6 +93,11 @@ abstract class PayaraScenarios extends ThrottleScenarios {
     }
 
     @Test
+    public void callsAreCountedUnderThePlanWhoseLimitsApplied() {
+        callsAreCountedByPlan(observed());
+    }
+
+    @Test
     public void aNamedBucketIsCountedUnderItsName() {
         // two resources sharing the bucket "shared", 3 per hour
         Map<String, Double> before = observed().calls("shared");
@@ -177,5 +182,6 @@ abstract class PayaraScenarios extends ThrottleScenarios {
         assertEquals("object", doc.getString("components.schemas.ThrottleProblem.type"));
         assertTrue(doc.getMap("components.schemas.ThrottleProblem.properties").containsKey("violated-policies"));
         assertTrue(doc.getMap("components.headers").keySet().containsAll(List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
+        blockedCallersAreDocumented(doc);
     }
 }

@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -33,6 +34,11 @@ class EmbeddedStoreTest extends ThrottleScenarios {
     @Override
     protected int port() {
         return RestAssured.port;
+    }
+
+    @Test
+    void callsAreCountedUnderThePlanWhoseLimitsApplied() {
+        callsAreCountedByPlan(Observability.quarkus(RestAssured.port));
     }
 
     @Test

@@ -22,7 +22,7 @@ final class Observed {
     private Observed() {
     }
 
-    /** The labels of one series of the calls counter (no plans declared here: always {@code default}). */
+    /** The labels of one series of the calls counter, of calls on no plan ({@code default}). */
     static Map<String, String> calls(String bucket, String result) {
         return Map.of("bucket", bucket, "plan", "default", "result", result);
     }

@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,6 +36,16 @@ class OnRedisTest extends ThrottleScenarios {
     @Override
     protected int port() {
         return RestAssured.port;
+    }
+
+    @Test
+    void unlimitedAndBlockedCallsMakeNoRedisCall() {
+        unlimitedAndBlockedCallsMakeNoStoreCall(RedisResource.redis.port());
+    }
+
+    @Test
+    void callsAreCountedUnderThePlanWhoseLimitsApplied() {
+        callsAreCountedByPlan(Observability.quarkus(RestAssured.port));
     }
 
     private static List<Integer> threeCalls(String path, String address) {

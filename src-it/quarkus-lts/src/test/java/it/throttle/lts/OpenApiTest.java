@@ -5,6 +5,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import it.throttle.scenarios.PlanScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -47,6 +48,11 @@ class OpenApiTest {
             assertFalse(doc.getMap("paths.'" + path + "'.get.responses").containsKey("429"), path);
         }
         assertFalse(doc.getMap("paths.'/it/override/limited'.get.responses").containsKey("503"), "503 only with on-store-failure=deny");
+    }
+
+    @Test
+    void withAPlanBeanThrottledOperationsDocumentThe403() {
+        PlanScenarios.blockedCallersAreDocumented(document());
     }
 
     @Test

@@ -1,21 +1,36 @@
 package it.throttle.quarkus;
 
+import io.github.throttle.CallDecision;
 import io.github.throttle.Throttle;
 import io.smallrye.mutiny.Uni;
+import it.throttle.app.PlansResource;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 
 import java.time.temporal.ChronoUnit;
 
-/** A reactive endpoint: it runs on the event loop, which Throttle must never block. */
+/** Reactive endpoints: they run on the event loop, which Throttle must never block. */
 @Path("/quarkus")
 public class UniResource {
+
+    @Inject
+    CallDecision call;
 
     @GET
     @Path("/uni")
     @Throttle(limit = 3, duration = 1, unit = ChronoUnit.HOURS)
     public Uni<String> uni() {
         return Uni.createFrom().item(() -> "uni:" + Thread.currentThread().getName());
+    }
+
+    /** The pricing table of the shared application; the answer tells the call's plan and what is left. */
+    @GET
+    @Path("/plans")
+    @Throttle(limit = 3, duration = 1, unit = ChronoUnit.HOURS)
+    @Throttle(limit = 10, duration = 1, unit = ChronoUnit.HOURS, plan = "pro")
+    public Uni<String> plans() {
+        return Uni.createFrom().item(() -> PlansResource.describe(call.get()) + " on " + Thread.currentThread().getName());
     }
 
     @GET

@@ -29,6 +29,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -89,6 +91,22 @@ class EventLoopTest {
                     .body(startsWith("uni:vert.x-eventloop-thread"));
         }
         given().header("X-Forwarded-For", "10.7.7.7").get("/quarkus/uni").then().statusCode(429);
+    }
+
+    /** Decided while the request is suspended, the call's plan and decision reach the method on the event loop. */
+    @Test
+    void aUniEndpointSeesTheDecisionOfItsCallersPlan() {
+        String client = "10.7.8.9";
+        given().header("X-Forwarded-For", client).get("/quarkus/plans").then().statusCode(200)
+                .body(startsWith("plan=default remaining=2 on vert.x-eventloop-thread"));
+        given().header("X-Forwarded-For", client).header("X-Plan", "pro").get("/quarkus/plans").then().statusCode(200)
+                .body(startsWith("plan=pro remaining=8 on vert.x-eventloop-thread"))
+                .header("RateLimit-Policy", equalTo("\"1h\";q=10;w=3600"));
+        given().header("X-Forwarded-For", client).header("X-API-Key", "unlimited-key").get("/quarkus/plans").then().statusCode(200)
+                .body(startsWith("plan=unlimited remaining=" + Long.MAX_VALUE + " on vert.x-eventloop-thread"))
+                .header("RateLimit", nullValue());
+        given().header("X-Forwarded-For", client).header("X-Plan", "blocked").get("/quarkus/plans").then().statusCode(403)
+                .header("Access-Control-Allow-Origin", equalTo("*")).header("RateLimit", nullValue());
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import it.throttle.scenarios.ThrottleScenarios;
+import org.junit.jupiter.api.Test;
 
 /** The scenarios on Quarkus, counting in a real Redis. */
 @QuarkusTest
@@ -18,5 +19,10 @@ class OnRedisTest extends ThrottleScenarios {
     @Override
     protected int port() {
         return RestAssured.port;
+    }
+
+    @Test
+    void unlimitedAndBlockedCallsMakeNoRedisCall() {
+        unlimitedAndBlockedCallsMakeNoStoreCall(RedisResource.redis.port());
     }
 }

@@ -1,10 +1,12 @@
 package it.throttle.app;
 
+import io.github.throttle.CallDecision;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleKey;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -22,6 +24,15 @@ public class LimitedResource {
 
     @Inject
     LimitedService service;
+
+    @Inject
+    ExportService exports;
+
+    @Inject
+    RequestedPlan requested;
+
+    @Inject
+    CallDecision call;
 
     @GET
     @Path("/open")
@@ -58,6 +69,14 @@ public class LimitedResource {
     @Throttle(limit = 10, duration = 1, unit = ChronoUnit.HOURS, weight = 4)
     public String weighted() {
         return "weighted";
+    }
+
+    /** Each call weighs its {@code size}: 10 an hour. */
+    @GET
+    @Path("/sized")
+    @Throttle(limit = 10, duration = 1, unit = ChronoUnit.HOURS, weigher = QuerySize.class)
+    public String sized() {
+        return "sized";
     }
 
     @GET
@@ -141,5 +160,14 @@ public class LimitedResource {
     @Path("/service/reported")
     public String serviceReported() {
         return service.reported();
+    }
+
+    /** Unthrottled itself: the bean it calls is, on the plan of the request's {@code X-Plan}. */
+    @GET
+    @Path("/export")
+    public String export(@HeaderParam("X-Plan") String plan) {
+        requested.set(plan);
+        String done = exports.export();
+        return done + " " + PlansResource.describe(call.get());
     }
 }

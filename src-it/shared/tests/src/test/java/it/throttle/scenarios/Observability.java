@@ -5,6 +5,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,43 +16,67 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * What the server publishes about Throttle: the {@code throttle_calls_total} samples of its MicroProfile
- * Metrics 5 endpoint ({@code /metrics}, Prometheus text) and its readiness check {@code throttle}
- * ({@code /health/ready}).
+ * What the server publishes about Throttle: the {@code throttle_calls_total} samples of its metrics endpoint
+ * (Prometheus text) and its readiness check {@code throttle}. MicroProfile Metrics 5 and Health serve
+ * {@code /metrics} and {@code /health/*} (samples labelled {@code mp_scope="application"}); Quarkus serves them
+ * under {@code /q/}, without that label.
  */
 public final class Observability {
 
     /** Every value of the {@code result} tag. */
-    public static final List<String> RESULTS = List.of("allowed", "denied", "would-deny", "store-failure-allowed", "store-failure-denied");
+    public static final List<String> RESULTS = List.of("allowed", "denied", "would-deny", "store-failure-allowed", "store-failure-denied",
+            "unlimited", "blocked");
 
     private final int port;
+    private final String root;
+    private final Map<String, String> scope;
 
+    /** The MicroProfile endpoints of the server on {@code port}. */
     public Observability(int port) {
-        this.port = port;
+        this(port, "", Map.of("mp_scope", "application"));
     }
 
-    /** {@code /metrics}, parsed. */
+    private Observability(int port, String root, Map<String, String> scope) {
+        this.port = port;
+        this.root = root;
+        this.scope = scope;
+    }
+
+    /** The endpoints of the Quarkus application on {@code port}. */
+    public static Observability quarkus(int port) {
+        return new Observability(port, "/q", Map.of());
+    }
+
+    /** The metrics endpoint, parsed. */
     public PrometheusText metrics() {
-        Response r = RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("text/plain").get("/metrics");
-        assertEquals(200, r.statusCode(), () -> "GET /metrics: " + r.statusLine() + "\n" + r.asString());
+        Response r = RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("text/plain").get(root + "/metrics");
+        assertEquals(200, r.statusCode(), () -> "GET " + root + "/metrics: " + r.statusLine() + "\n" + r.asString());
         return PrometheusText.parse(r.asString());
     }
 
     /** The {@code throttle_calls_total} count of each result of {@code bucket} (plan {@code default}). */
     public Map<String, Double> calls(String bucket) {
-        PrometheusText m = metrics();
+        return calls(metrics(), bucket, "default");
+    }
+
+    /** The {@code throttle_calls_total} count of each result of {@code bucket} on {@code plan}, in these metrics. */
+    public Map<String, Double> calls(PrometheusText m, String bucket, String plan) {
         Map<String, Double> counts = new LinkedHashMap<>();
         for (String result : RESULTS) {
-            counts.put(result, m.value("throttle_calls_total",
-                    Map.of("bucket", bucket, "plan", "default", "result", result, "mp_scope", "application")));
+            counts.put(result, m.value("throttle_calls_total", labels(Map.of("bucket", bucket, "plan", plan, "result", result))));
         }
         return counts;
     }
 
     /** How many store calls of this outcome the timer {@code throttle.store.calls} has seen. */
     public double storeCalls(String store, String outcome) {
-        return metrics().value("throttle_store_calls_seconds_count",
-                Map.of("store", store, "outcome", outcome, "mp_scope", "application"));
+        return metrics().value("throttle_store_calls_seconds_count", labels(Map.of("store", store, "outcome", outcome)));
+    }
+
+    private Map<String, String> labels(Map<String, String> tags) {
+        Map<String, String> all = new HashMap<>(tags);
+        all.putAll(scope);
+        return all;
     }
 
     /** The results whose count changed from {@code before} to {@code after}, with the change. */
@@ -68,12 +93,12 @@ public final class Observability {
 
     /** {@code GET /health/ready}. */
     public Response readiness() {
-        return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get("/health/ready");
+        return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get(root + "/health/ready");
     }
 
     /** {@code GET /health/live}. */
     public Response liveness() {
-        return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get("/health/live");
+        return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get(root + "/health/live");
     }
 
     /** The readiness check {@code throttle} as one object of the response's {@code checks}; empty when absent. */

@@ -69,16 +69,20 @@ public final class RawHttp {
             s.connect(new InetSocketAddress(host, port), 5000);
             s.setSoTimeout(15_000);
             s.getOutputStream().write(request);
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            int c;
-            while ((c = in.read()) != -1 && c != '\n') {
-                if (c != '\r') {
-                    line.write(c);
-                }
-            }
-            return line.toString(StandardCharsets.ISO_8859_1);
+            return line(s.getInputStream());
         }
+    }
+
+    /** Reads one line ended by LF (or the end of the stream), without CR LF. */
+    static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.read()) != -1 && c != '\n') {
+            if (c != '\r') {
+                line.write(c);
+            }
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 
     /** Whether a server on {@code port} answers {@code GET path} with 200 (false while it starts). */

@@ -2,12 +2,10 @@ package it.throttle.scenarios;
 
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.hamcrest.Matchers.containsString;
@@ -19,29 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The HTTP behaviour of Throttle, as any client sees it. Each runtime's suite extends this class and points
- * REST Assured at its server ({@link #baseUri()}, {@link #port()}). Every test is a different client
- * (a random address sent through the trusted loopback proxy), so tests never share a quota.
+ * The HTTP behaviour of Throttle, as any client sees it: each runtime's suite extends this class (and so runs
+ * the {@link PlanScenarios} too).
  */
-public abstract class ThrottleScenarios {
-
-    protected abstract String baseUri();
-
-    protected abstract int port();
-
-    private final String client = "10." + rnd() + "." + rnd() + "." + rnd();
-
-    private static int rnd() {
-        return ThreadLocalRandom.current().nextInt(1, 255);
-    }
-
-    protected RequestSpecification as(String address) {
-        return RestAssured.given().baseUri(baseUri()).port(port()).header("X-Forwarded-For", address);
-    }
-
-    protected RequestSpecification me() {
-        return as(client);
-    }
+public abstract class ThrottleScenarios extends PlanScenarios {
 
     @Test
     public void status429IsReturnedOnceTheQuotaIsSpentWithEveryField() {
