@@ -5,6 +5,10 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -21,6 +25,8 @@ import java.util.stream.IntStream;
  * {@link RedisProcess}es with {@code --cluster-enabled yes}, each given a third of the 16384 slots with
  * {@code CLUSTER ADDSLOTS} and introduced with {@code CLUSTER MEET} (commands of Redis 3 on, so the
  * redis-server shipped in the test jar works too). Ready once every node reports {@code cluster_state:ok}.
+ * With TLS ({@link #startTls}), the nodes also serve TLS, talk to each other over TLS ({@code tls-cluster}) and
+ * name their TLS ports to TLS clients; administration stays on the plain ports.
  * Failing to start is an error, never a reason to skip.
  */
 public final class RedisClusterProcess implements AutoCloseable {
@@ -32,12 +38,22 @@ public final class RedisClusterProcess implements AutoCloseable {
     private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
     private final List<String> ids = new ArrayList<>();
     private final RedisClient admin = RedisClient.create();
+    private final TestCertificates.Server tls;
 
-    private RedisClusterProcess() {
+    private RedisClusterProcess(TestCertificates.Server tls) {
+        this.tls = tls;
     }
 
     public static RedisClusterProcess start() {
-        RedisClusterProcess c = new RedisClusterProcess();
+        return started(new RedisClusterProcess(null));
+    }
+
+    /** Three primaries serving TLS with {@code certificate}, besides their plain ports. */
+    public static RedisClusterProcess startTls(TestCertificates.Server certificate) {
+        return started(new RedisClusterProcess(certificate));
+    }
+
+    private static RedisClusterProcess started(RedisClusterProcess c) {
         try {
             c.launch();
             return c;
@@ -49,7 +65,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     private void launch() {
         for (int i = 0; i < PRIMARIES; i++) {
-            nodes.add(startNode());
+            nodes.add(tls == null ? startNode() : startTlsNode(tls));
         }
         for (RedisProcess node : nodes) {
             StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(node.uri()));
@@ -63,7 +79,13 @@ public final class RedisClusterProcess implements AutoCloseable {
             node(i).clusterAddSlots(IntStream.range(from, to).toArray());
         }
         for (int i = 1; i < PRIMARIES; i++) {
-            node(0).clusterMeet("127.0.0.1", nodes.get(i).port());
+            if (tls == null) {
+                node(0).clusterMeet("127.0.0.1", nodes.get(i).port());
+            } else {
+                // the bus runs over TLS on a port of its own
+                node(0).dispatch(CommandType.CLUSTER, new StatusOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8)
+                        .add("MEET").add("127.0.0.1").add(nodes.get(i).tlsPort()).add(busPorts.get(i)));
+            }
         }
         awaitOk();
     }
@@ -84,6 +106,15 @@ public final class RedisClusterProcess implements AutoCloseable {
             }
         }
         throw new IllegalStateException("could not start a cluster node", last);
+    }
+
+    private final List<Integer> busPorts = new ArrayList<>();
+
+    private RedisProcess startTlsNode(TestCertificates.Server certificate) {
+        int bus = RedisProcess.freePort();
+        busPorts.add(bus);
+        return RedisProcess.startTls(certificate, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", "5000", "--tls-cluster", "yes", "--cluster-port", Integer.toString(bus));
     }
 
     private static boolean free(int port) {
@@ -127,11 +158,16 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     /** Comma-separated seed URIs, as {@code throttle.redis.uri} takes them. */
     public String seeds() {
-        return nodes.stream().map(RedisProcess::uri).collect(Collectors.joining(","));
+        return nodes.stream().map(this::clientUri).collect(Collectors.joining(","));
     }
 
     public List<RedisURI> seedUris() {
-        return nodes.stream().map(n -> RedisURI.create(n.uri())).collect(Collectors.toList());
+        return nodes.stream().map(n -> RedisURI.create(clientUri(n))).collect(Collectors.toList());
+    }
+
+    /** How a client reaches {@code node}: over TLS when the cluster serves it. */
+    private String clientUri(RedisProcess node) {
+        return tls == null ? node.uri() : node.tlsUri();
     }
 
     public int size() {
@@ -185,7 +221,9 @@ public final class RedisClusterProcess implements AutoCloseable {
             if (keys.isEmpty()) {
                 break;
             }
-            node(from).migrate("127.0.0.1", nodes.get(to).port(), 0, 5000, MigrateArgs.Builder.keys(keys));
+            // with tls-cluster, MIGRATE speaks TLS
+            node(from).migrate("127.0.0.1", tls == null ? nodes.get(to).port() : nodes.get(to).tlsPort(), 0, 5000,
+                    MigrateArgs.Builder.keys(keys));
             between.run();
         }
         node(to).clusterSetSlotNode(slot, id(to));
