@@ -32,7 +32,7 @@ final class RedisFailures {
         Throwable root = root(failure);
         String m = String.valueOf(root.getMessage());
         String detail = switch (kind(failure)) {
-            case PERMISSION -> "the Redis user lacks a permission Throttle needs: " + permission(m) + "; see " + GUIDE;
+            case PERMISSION -> "NOPERM: the Redis user lacks a permission Throttle needs: " + permission(m) + "; see " + GUIDE;
             case OUT_OF_MEMORY -> "Redis is full (maxmemory) and evicts none of Throttle's keys: set maxmemory-policy "
                     + "volatile-ttl or raise maxmemory; see " + GUIDE;
             case AUTHENTICATION -> "Redis refused the user name or password of throttle.redis.uri";
