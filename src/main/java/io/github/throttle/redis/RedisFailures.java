@@ -56,10 +56,11 @@ final class RedisFailures {
                 return Kind.TLS;
             }
             String m = t.getMessage() == null ? "" : t.getMessage();
+            // Redis 6 and 7.0 wrap what a script's command was refused in an ERR reply
             if (m.startsWith("NOPERM") || m.contains("The user executing the script can't")) {
                 return Kind.PERMISSION;
             }
-            if (m.startsWith("OOM ")) {
+            if (m.contains("OOM command not allowed")) {
                 return Kind.OUT_OF_MEMORY;
             }
             if (m.startsWith("WRONGPASS") || m.startsWith("NOAUTH")) {

@@ -25,7 +25,11 @@ public final class RedisStores {
         try {
             var parsed = RedisUris.parse(uri, cluster);
             warnIfUnverified(parsed.get(0));
-            return cluster ? new RedisClusterStore(parsed, timeout) : new RedisStore(parsed.get(0), timeout, 0);
+            Store store = cluster ? new RedisClusterStore(parsed, timeout) : new RedisStore(parsed.get(0), timeout, 0);
+            // connect now, in the background, so that the first calls need not wait for a TLS handshake or a
+            // cluster's slot map; a failure here only means the first call connects
+            store.ping();
+            return store;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("throttle.redis.uri=" + RedisUris.redact(uri) + " is invalid: " + e.getMessage());
         }

@@ -5,16 +5,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -65,7 +62,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     private void launch() {
         for (int i = 0; i < PRIMARIES; i++) {
-            nodes.add(tls == null ? startNode() : startTlsNode(tls));
+            nodes.add(startNode());
         }
         for (RedisProcess node : nodes) {
             StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(node.uri()));
@@ -79,19 +76,17 @@ public final class RedisClusterProcess implements AutoCloseable {
             node(i).clusterAddSlots(IntStream.range(from, to).toArray());
         }
         for (int i = 1; i < PRIMARIES; i++) {
-            if (tls == null) {
-                node(0).clusterMeet("127.0.0.1", nodes.get(i).port());
-            } else {
-                // the bus runs over TLS on a port of its own
-                node(0).dispatch(CommandType.CLUSTER, new StatusOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8)
-                        .add("MEET").add("127.0.0.1").add(nodes.get(i).tlsPort()).add(busPorts.get(i)));
-            }
+            // with tls-cluster, nodes know each other by their TLS ports
+            node(0).clusterMeet("127.0.0.1", tls == null ? nodes.get(i).port() : nodes.get(i).tlsPort());
         }
         awaitOk();
     }
 
-    /** A node on a port whose cluster bus port (port + 10000) is valid and free too. */
-    private static RedisProcess startNode() {
+    /**
+     * A node on a port whose cluster bus port (port + 10000) is valid and free too; with TLS, that port is the
+     * TLS one, and the bus runs over TLS ({@code tls-cluster}).
+     */
+    private RedisProcess startNode() {
         RuntimeException last = null;
         for (int attempt = 0; attempt < 10; attempt++) {
             int port = RedisProcess.freePort();
@@ -99,8 +94,9 @@ public final class RedisClusterProcess implements AutoCloseable {
                 continue;
             }
             try {
-                return RedisProcess.startOn(port, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                        "--cluster-node-timeout", "5000");
+                String[] args = {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"};
+                return tls == null ? RedisProcess.startOn(port, args)
+                        : RedisProcess.startTlsOn(port, tls, concat(args, "--tls-cluster", "yes"));
             } catch (RuntimeException e) {
                 last = e;
             }
@@ -108,13 +104,10 @@ public final class RedisClusterProcess implements AutoCloseable {
         throw new IllegalStateException("could not start a cluster node", last);
     }
 
-    private final List<Integer> busPorts = new ArrayList<>();
-
-    private RedisProcess startTlsNode(TestCertificates.Server certificate) {
-        int bus = RedisProcess.freePort();
-        busPorts.add(bus);
-        return RedisProcess.startTls(certificate, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                "--cluster-node-timeout", "5000", "--tls-cluster", "yes", "--cluster-port", Integer.toString(bus));
+    private static String[] concat(String[] a, String... b) {
+        String[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     private static boolean free(int port) {

@@ -31,14 +31,17 @@ public final class RedisProcess implements AutoCloseable {
     private final List<String> extraArgs;
     private final Path dir;
     private final TestCertificates.Server tls;
+    private final int requestedTlsPort;
     private int port;
     private int tlsPort;
     private Process process;
 
-    private RedisProcess(int port, Path configFile, TestCertificates.Server tls, List<String> extraArgs) throws IOException {
+    private RedisProcess(int port, Path configFile, TestCertificates.Server tls, int tlsPort, List<String> extraArgs)
+            throws IOException {
         this.port = port;
         this.configFile = configFile;
         this.tls = tls;
+        this.requestedTlsPort = tlsPort;
         this.extraArgs = extraArgs;
         this.dir = Files.createTempDirectory("throttle-redis-");
     }
@@ -50,7 +53,7 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Starts a server on {@code port} (0 = any free port). */
     public static RedisProcess startOn(int port, String... extraArgs) {
-        return launched(port, null, null, extraArgs);
+        return launched(port, null, null, 0, extraArgs);
     }
 
     /**
@@ -58,7 +61,12 @@ public final class RedisProcess implements AutoCloseable {
      * without asking clients for certificates. The plain port stays for readiness and administration.
      */
     public static RedisProcess startTls(TestCertificates.Server certificate, String... extraArgs) {
-        return launched(0, null, certificate, extraArgs);
+        return launched(0, null, certificate, 0, extraArgs);
+    }
+
+    /** {@link #startTls} with TLS on {@code tlsPort}. */
+    public static RedisProcess startTlsOn(int tlsPort, TestCertificates.Server certificate, String... extraArgs) {
+        return launched(0, null, certificate, tlsPort, extraArgs);
     }
 
     /**
@@ -66,17 +74,18 @@ public final class RedisProcess implements AutoCloseable {
      * e.g. a Sentinel with {@code --sentinel}; the server may rewrite the file.
      */
     public static RedisProcess startWithConfig(Path configFile, String... extraArgs) {
-        return launched(0, configFile, null, extraArgs);
+        return launched(0, configFile, null, 0, extraArgs);
     }
 
     /** {@link #startWithConfig} serving TLS too, as {@link #startTls} does. */
     public static RedisProcess startTlsWithConfig(Path configFile, TestCertificates.Server certificate, String... extraArgs) {
-        return launched(0, configFile, certificate, extraArgs);
+        return launched(0, configFile, certificate, 0, extraArgs);
     }
 
-    private static RedisProcess launched(int port, Path configFile, TestCertificates.Server tls, String... extraArgs) {
+    private static RedisProcess launched(int port, Path configFile, TestCertificates.Server tls, int tlsPort,
+                                         String... extraArgs) {
         try {
-            RedisProcess r = new RedisProcess(port, configFile, tls, List.of(extraArgs));
+            RedisProcess r = new RedisProcess(port, configFile, tls, tlsPort, List.of(extraArgs));
             r.launch();
             return r;
         } catch (IOException e) {
@@ -151,7 +160,7 @@ public final class RedisProcess implements AutoCloseable {
                     "--daemonize", "no", "--protected-mode", "no", "--dir", dir.toString(), "--logfile", ""));
             if (tls != null) {
                 // a restart keeps the TLS port, as it keeps the plain one
-                tlsPort = tlsPort != 0 ? tlsPort : freePort();
+                tlsPort = process != null ? tlsPort : requestedTlsPort != 0 ? requestedTlsPort : freePort();
                 cmd.addAll(tls.redisArgs(tlsPort));
             }
             cmd.addAll(extraArgs);
@@ -164,9 +173,7 @@ public final class RedisProcess implements AutoCloseable {
             }
             proc.destroyForcibly();
             last = new IOException("redis-server did not start on port " + p + ": " + log());
-            if (process == null) {
-                tlsPort = 0;  // the first start may try other ports
-            }
+
             if (port != 0) {
                 break;
             }
