@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A Redis user missing one permission of the README's line: every call gets the failure policy (never a silent
- * fail-open), and the episode is logged once, at ERROR, naming the command or the keys refused.
+ * fail-open), and the episode is logged once, at ERROR, naming the command or the keys refused. Also a
+ * permission revoked while counting, and a wrong password.
  */
 class RedisAclRefusalTest {
 
@@ -123,6 +124,24 @@ class RedisAclRefusalTest {
             List<String> errors = log.at(Level.SEVERE);
             assertEquals(1, errors.size(), log.all().toString());
             assertTrue(errors.get(0).contains("it may not use Throttle's keys"), errors.get(0));
+            System.out.println("logged: " + errors.get(0));
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsLoggedOnceAtErrorWithoutThePassword() {
+        user(readme);
+        try (LogCapture log = new LogCapture();
+             Store store = RedisStores.open("redis://" + AclUser.NAME + ":wrong-s3cret@127.0.0.1:" + redis.port(), false,
+                     Duration.ofSeconds(2))) {
+            MutableClock clock = new MutableClock(0);
+            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), false, Duration.ofMillis(250));
+            Decision d = decide(decider, clock, 5);
+            assertTrue(d.allowed() && d.isUnmetered());
+            List<String> errors = log.at(Level.SEVERE);
+            assertEquals(1, errors.size(), log.all().toString());
+            assertTrue(errors.get(0).contains("Redis refused the user name or password"), errors.get(0));
+            assertTrue(log.all().stream().noneMatch(m -> m.contains("wrong-s3cret")), log.all().toString());
             System.out.println("logged: " + errors.get(0));
         }
     }
