@@ -1,18 +1,16 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
-import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.testing.AclUser;
 import io.github.throttle.testing.LogCapture;
-import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.ProbingDecider;
 import io.github.throttle.testing.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,109 +61,77 @@ class RedisAclRefusalTest {
         AclUser.run(admin.sync(), command);
     }
 
-    private StoreCall call() {
-        return StoreCall.builder(-1, true).add("throttle:refusal:" + System.nanoTime() + ":" + (++keys), LIMIT, 1, 0).build();
+    private static Store store(String uri) {
+        return RedisStores.open(uri, false, Duration.ofSeconds(2));
     }
 
-    /** Decides {@code n} calls, each past the open period, so each asks Redis; returns the last decision. */
-    private Decision decide(Decider decider, MutableClock clock, int n) {
+    /** Decides {@code n} calls of fresh identities, each asking Redis; returns the last decision. */
+    private Decision decide(ProbingDecider decider, int n) {
         Decision d = null;
         for (int i = 0; i < n; i++) {
-            clock.advanceMillis(400);
-            d = decider.decide(call(), LIMITS).toCompletableFuture().join();
+            StoreCall call = StoreCall.builder(-1, true).add("throttle:refusal:" + System.nanoTime() + ":" + (++keys), LIMIT, 1, 0).build();
+            d = decider.decide(call, LIMITS);
         }
         return d;
+    }
+
+    /** The one ERROR of the episode, after {@code calls} calls that all got the failure decision of {@code deny}. */
+    private String refused(String uri, boolean deny, int calls) {
+        try (LogCapture log = new LogCapture(); Store store = store(uri)) {
+            ProbingDecider decider = new ProbingDecider(store, deny);
+            for (int i = 0; i < calls; i++) {
+                Decision d = decide(decider, 1);
+                assertTrue(d.isUnmetered(), "the failure decision");
+                assertEquals(!deny, d.allowed(), "on-store-failure=" + (deny ? "deny" : "allow") + " applies");
+            }
+            String error = log.only(Level.SEVERE);
+            assertTrue(log.all().stream().noneMatch(m -> m.contains(AclUser.PASSWORD) || m.contains("wrong-s3cret")), log.all().toString());
+            System.out.println("logged: " + error);
+            return error;
+        }
     }
 
     @Test
     void withoutPexpireTheScriptIsRefusedCallsAreDeniedAndOneErrorNamesTheCommand() {
         user(AclUser.without(readme, "+pexpire"));
-        try (LogCapture log = new LogCapture();
-             Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), true, Duration.ofMillis(250));
-            for (int i = 0; i < 20; i++) {
-                Decision d = decide(decider, clock, 1);
-                assertFalse(d.allowed(), "on-store-failure=deny applies");
-                assertTrue(d.isUnmetered());
-            }
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), "once per episode: " + log.all());
-            assertTrue(errors.get(0).contains("NOPERM") && errors.get(0).contains("it may not run PEXPIRE"), errors.get(0));
-            assertFalse(errors.get(0).contains(AclUser.PASSWORD));
-            System.out.println("logged: " + errors.get(0));
-        }
+        String error = refused(AclUser.uri(false, redis.port()), true, 20);
+        assertTrue(error.contains("NOPERM") && error.contains("it may not run PEXPIRE"), error);
     }
 
     @Test
     void withoutEvalshaCallsAreLetThroughUncountedAndOneErrorNamesTheCommand() {
         user(AclUser.without(readme, "+evalsha"));
-        try (LogCapture log = new LogCapture();
-             Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), false, Duration.ofMillis(250));
-            Decision d = decide(decider, clock, 20);
-            assertTrue(d.allowed() && d.isUnmetered(), "on-store-failure=allow applies");
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), "once per episode: " + log.all());
-            assertTrue(errors.get(0).contains("it may not run EVALSHA"), errors.get(0));
-            System.out.println("logged: " + errors.get(0));
-        }
+        assertTrue(refused(AclUser.uri(false, redis.port()), false, 20).contains("it may not run EVALSHA"));
     }
 
     @Test
     void keysOutsideTheUsersPatternAreRefusedAndTheErrorSaysSo() {
         user(readme.replace(" ~throttle:* ", " ~other:* "));
-        try (LogCapture log = new LogCapture();
-             Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), true, Duration.ofMillis(250));
-            assertFalse(decide(decider, clock, 5).allowed());
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), log.all().toString());
-            assertTrue(errors.get(0).contains("it may not use Throttle's keys"), errors.get(0));
-            System.out.println("logged: " + errors.get(0));
-        }
+        assertTrue(refused(AclUser.uri(false, redis.port()), true, 5).contains("it may not use Throttle's keys"));
     }
 
     @Test
     void aWrongPasswordIsLoggedOnceAtErrorWithoutThePassword() {
         user(readme);
-        try (LogCapture log = new LogCapture();
-             Store store = RedisStores.open("redis://" + AclUser.NAME + ":wrong-s3cret@127.0.0.1:" + redis.port(), false,
-                     Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), false, Duration.ofMillis(250));
-            Decision d = decide(decider, clock, 5);
-            assertTrue(d.allowed() && d.isUnmetered());
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), log.all().toString());
-            assertTrue(errors.get(0).contains("Redis refused the user name or password"), errors.get(0));
-            assertTrue(log.all().stream().noneMatch(m -> m.contains("wrong-s3cret")), log.all().toString());
-            System.out.println("logged: " + errors.get(0));
-        }
+        String error = refused("redis://" + AclUser.NAME + ":wrong-s3cret@127.0.0.1:" + redis.port(), false, 5);
+        assertTrue(error.contains("Redis refused the user name or password"), error);
     }
 
     @Test
     void aPermissionRevokedWhileCountingFailsCallsUntilGrantedAgainLoggedOnceEachWay() {
         user(readme);
-        try (LogCapture log = new LogCapture();
-             Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), true, Duration.ofMillis(250));
-            assertEquals(99, decide(decider, clock, 1).remaining());
-            RedisCommands<String, String> a = admin.sync();
-            AclUser.run(a, "ACL SETUSER " + AclUser.NAME + " -hset");
+        try (LogCapture log = new LogCapture(); Store store = store(AclUser.uri(false, redis.port()))) {
+            ProbingDecider decider = new ProbingDecider(store, true);
+            assertEquals(99, decide(decider, 1).remaining());
+            AclUser.run(admin.sync(), "ACL SETUSER " + AclUser.NAME + " -hset");
             for (int i = 0; i < 10; i++) {
-                Decision d = decide(decider, clock, 1);
+                Decision d = decide(decider, 1);
                 assertFalse(d.allowed());
                 assertTrue(d.isUnmetered());
             }
-            AclUser.run(a, "ACL SETUSER " + AclUser.NAME + " +hset");
-            assertEquals(99, decide(decider, clock, 1).remaining());
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), log.all().toString());
-            assertTrue(errors.get(0).contains("it may not run HSET"), errors.get(0));
+            AclUser.run(admin.sync(), "ACL SETUSER " + AclUser.NAME + " +hset");
+            assertEquals(99, decide(decider, 1).remaining());
+            assertTrue(log.only(Level.SEVERE).contains("it may not run HSET"), log.all().toString());
             assertEquals(1, log.all().stream().filter(m -> m.contains("counting resumed")).count(), log.all().toString());
         }
     }

@@ -6,7 +6,7 @@ import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.testing.LogCapture;
-import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.ProbingDecider;
 import io.github.throttle.testing.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -112,28 +112,25 @@ class RedisMemoryTest {
              Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(5));
              Admin admin = new Admin(redis);
              LogCapture log = new LogCapture()) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(5), true, Duration.ofMillis(250));
+            ProbingDecider decider = new ProbingDecider(store, true);
             int counted = 0;
-            Decision d = decide(decider, "throttle:oom:" + counted);
+            Decision d = decider.decide(call("throttle:oom:" + counted), LIMITS);
             while (!d.isUnmetered() && counted < 100_000) {
                 assertTrue(d.allowed());
-                d = decide(decider, "throttle:oom:" + (++counted));
+                d = decider.decide(call("throttle:oom:" + (++counted)), LIMITS);
             }
             assertTrue(d.isUnmetered() && !d.allowed(), "full after " + counted + " identities: the call is denied (deny)");
             for (int i = 0; i < 20; i++) {
-                clock.advanceMillis(400);  // past the open period: each call asks Redis again and is refused
-                Decision refused = decide(decider, "throttle:oom:more-" + i);
+                // each call asks Redis again and is refused again
+                Decision refused = decider.decide(call("throttle:oom:more-" + i), LIMITS);
                 assertTrue(refused.isUnmetered() && !refused.allowed());
             }
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), "once per episode: " + log.all());
-            assertTrue(errors.get(0).contains("OOM") && errors.get(0).contains("maxmemory"), errors.get(0));
-            System.out.println(counted + " identities filled 2 MB; logged: " + errors.get(0));
+            String error = log.only(Level.SEVERE);
+            assertTrue(error.contains("OOM") && error.contains("maxmemory"), error);
+            System.out.println(counted + " identities filled 2 MB; logged: " + error);
 
             admin.commands.configSet("maxmemory-policy", "volatile-ttl");
-            clock.advanceMillis(400);
-            Decision back = decide(decider, "throttle:oom:after");
+            Decision back = decider.decide(call("throttle:oom:after"), LIMITS);
             assertFalse(back.isUnmetered(), "counting again once Redis may evict");
             assertEquals(4, back.remaining());
             assertEquals(1, log.all().stream().filter(m -> m.contains("counting resumed")).count(), log.all().toString());

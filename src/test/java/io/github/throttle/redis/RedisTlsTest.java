@@ -1,14 +1,13 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
-import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.testing.JvmTrustStore;
 import io.github.throttle.testing.LogCapture;
-import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.ProbingDecider;
 import io.github.throttle.testing.RedisClusterProcess;
 import io.github.throttle.testing.RedisProcess;
 import io.github.throttle.testing.RedisSentinelProcess;
@@ -16,11 +15,12 @@ import io.github.throttle.testing.TestCertificates;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,16 +47,25 @@ class RedisTlsTest {
         return store.decide(call(key)).toCompletableFuture().join();
     }
 
+    /** The JVM trusts the shared test CA, unless a test says otherwise for a while. */
+    private static JvmTrustStore trust;
+
+    @BeforeAll
+    static void trustTheTestCa() {
+        trust = JvmTrustStore.trusting(TestCertificates.shared());
+    }
+
+    @AfterAll
+    static void forgetTheTestCa() {
+        trust.close();
+    }
+
     @Test
     void aSentinelManagedPrimaryIsFoundAndUsedOverTls() {
-        TestCertificates ca = TestCertificates.shared();
-        try (JvmTrustStore trust = JvmTrustStore.trusting(ca);
-             RedisSentinelProcess redis = RedisSentinelProcess.startTls(ca.server());
+        try (RedisSentinelProcess redis = RedisSentinelProcess.startTls(TestCertificates.shared().server());
              Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(5))) {
-            assertTrue(redis.uri().startsWith("rediss-sentinel://"));
-            for (int i = 0; i < 5; i++) {
-                assertEquals(99 - i, decide(store, "tls-sentinel").remaining(0));
-            }
+            assertEquals(List.of(99L, 98L, 97L), List.of(decide(store, "tls-sentinel").remaining(0),
+                    decide(store, "tls-sentinel").remaining(0), decide(store, "tls-sentinel").remaining(0)));
             assertEquals(redis.primary().tlsPort(), redis.primaryPort(), "the sentinel names the primary's TLS port");
             assertTrue(clients(redis.primary()).contains("laddr=127.0.0.1:" + redis.primary().tlsPort()));
         }
@@ -64,11 +73,8 @@ class RedisTlsTest {
 
     @Test
     void aClusterIsDiscoveredAndUsedOverTls() {
-        TestCertificates ca = TestCertificates.shared();
-        try (JvmTrustStore trust = JvmTrustStore.trusting(ca);
-             RedisClusterProcess cluster = RedisClusterProcess.startTls(ca.server());
+        try (RedisClusterProcess cluster = RedisClusterProcess.startTls(TestCertificates.shared().server());
              Store store = RedisStores.open(cluster.seeds(), true, Duration.ofSeconds(5))) {
-            assertTrue(cluster.seeds().startsWith("rediss://"));
             for (int i = 0; i < 30; i++) {
                 assertEquals(99, decide(store, "tls-cluster:" + i).remaining(0));
             }
@@ -91,85 +97,69 @@ class RedisTlsTest {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(ours.server(), "--requirepass", PASSWORD);
              Store store = RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), true, Duration.ofMillis(250));
+            ProbingDecider decider = new ProbingDecider(store, true);
             try (JvmTrustStore trust = JvmTrustStore.trusting(strangers)) {
-                for (int i = 0; i < 20; i++) {
-                    clock.advanceMillis(400);  // past the open period: every call probes, and is refused again
-                    Decision d = decider.decide(call("untrusted"), LIMITS).toCompletableFuture().join();
-                    assertFalse(d.allowed(), "on-store-failure=deny applies");
-                    assertTrue(d.isUnmetered());
-                }
+                String error = refused(decider, log, true);
+                assertTrue(error.contains("not signed by a CA in this JVM's trust store (javax.net.ssl.trustStore)"), error);
             }
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), "one line per episode: " + log.all());
-            assertTrue(errors.get(0).contains("not signed by a CA in this JVM's trust store (javax.net.ssl.trustStore)"), errors.get(0));
             assertEquals(List.of(), log.at(Level.WARNING), "no warning at start-up: the certificate is verified");
             try (JvmTrustStore trust = JvmTrustStore.trusting(ours)) {
-                Decision d = awaitCounted(decider, clock, "untrusted");
-                assertEquals(99, d.remaining());
+                assertEquals(99, decider.decideUntilCounted(call("untrusted"), LIMITS).remaining());
             }
             assertEquals(1, log.all().stream().filter(m -> m.contains("counting resumed")).count(), log.all().toString());
             assertTrue(log.all().stream().noneMatch(m -> m.contains(PASSWORD)), "a log line shows the password: " + log.all());
-            System.out.println("logged: " + errors.get(0));
         }
     }
 
     @Test
     void anExpiredCertificateIsRefusedAndCallsAreAllowedUncountedWithAllow() {
-        TestCertificates ca = TestCertificates.shared();
-        try (JvmTrustStore trust = JvmTrustStore.trusting(ca);
-             LogCapture log = new LogCapture();
-             RedisProcess redis = RedisProcess.startTls(ca.expiredServer());
+        try (LogCapture log = new LogCapture();
+             RedisProcess redis = RedisProcess.startTls(TestCertificates.shared().expiredServer());
              Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
-            MutableClock clock = new MutableClock(0);
-            Decider decider = new Decider(store, clock, false, Duration.ofSeconds(2), false, Duration.ofMillis(250));
-            for (int i = 0; i < 10; i++) {
-                clock.advanceMillis(400);
-                Decision d = decider.decide(call("expired"), LIMITS).toCompletableFuture().join();
-                assertTrue(d.allowed() && d.isUnmetered(), "on-store-failure=allow applies");
-            }
-            List<String> errors = log.at(Level.SEVERE);
-            assertEquals(1, errors.size(), log.all().toString());
-            assertTrue(errors.get(0).contains("certificate has expired"), errors.get(0));
-            System.out.println("logged: " + errors.get(0));
+            String error = refused(new ProbingDecider(store, false), log, false);
+            assertTrue(error.contains("certificate has expired"), error);
         }
+    }
+
+    /** The one ERROR logged while ten calls, each asking the store, all get the failure decision of {@code deny}. */
+    private static String refused(ProbingDecider decider, LogCapture log, boolean deny) {
+        for (int i = 0; i < 10; i++) {
+            Decision d = decider.decide(call("refused"), LIMITS);
+            assertTrue(d.isUnmetered(), "the failure decision");
+            assertEquals(!deny, d.allowed(), "on-store-failure=" + (deny ? "deny" : "allow") + " applies");
+        }
+        String error = log.only(Level.SEVERE);
+        System.out.println("logged: " + error);
+        return error;
     }
 
     @Test
     void aCertificateForAnotherAddressIsRefusedUnlessTheUriOnlyAsksForTheCa() {
-        TestCertificates ca = TestCertificates.shared();
-        try (JvmTrustStore trust = JvmTrustStore.trusting(ca);
-             LogCapture log = new LogCapture();
-             RedisProcess redis = RedisProcess.startTls(ca.serverFor("127.0.0.2"))) {
+        try (LogCapture log = new LogCapture();
+             RedisProcess redis = RedisProcess.startTls(TestCertificates.shared().serverFor("127.0.0.2"))) {
             try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
-                Decider decider = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), false, Duration.ofMillis(250));
-                assertTrue(decider.decide(call("host"), LIMITS).toCompletableFuture().join().isUnmetered());
-                assertTrue(log.at(Level.SEVERE).get(0).contains("does not name the host"), log.all().toString());
+                assertTrue(new ProbingDecider(store, false).decide(call("host"), LIMITS).isUnmetered());
+                assertTrue(log.only(Level.SEVERE).contains("does not name the host"), log.all().toString());
             }
             try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort() + "?verifyPeer=CA", false, Duration.ofSeconds(2))) {
                 assertEquals(99, decide(store, "host").remaining(0), "the CA is checked, the host name is not");
             }
-            List<String> warnings = log.at(Level.WARNING);
-            assertEquals(1, warnings.size(), log.all().toString());
-            assertTrue(warnings.get(0).contains("verifyPeer=CA"), warnings.get(0));
+            assertTrue(log.only(Level.WARNING).contains("verifyPeer=CA"), log.all().toString());
         }
     }
 
     @Test
     void verifyPeerNoneTrustsAnyServerAndSaysSoAtStartUp() {
         TestCertificates strangers = TestCertificates.newAuthority("Unknown CA");
-        try (JvmTrustStore trust = JvmTrustStore.trusting(TestCertificates.shared());
-             LogCapture log = new LogCapture();
+        try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(strangers.server(), "--requirepass", PASSWORD);
              Store store = RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:" + redis.tlsPort() + "?verifyPeer=NONE",
                      false, Duration.ofSeconds(2))) {
-            List<String> warnings = log.at(Level.WARNING);
-            assertEquals(1, warnings.size(), log.all().toString());
-            assertTrue(warnings.get(0).contains("does not verify the server's certificate (verifyPeer=NONE)"), warnings.get(0));
-            assertFalse(warnings.get(0).contains(PASSWORD));
+            String warning = log.only(Level.WARNING);
+            assertTrue(warning.contains("does not verify the server's certificate (verifyPeer=NONE)"), warning);
+            assertFalse(warning.contains(PASSWORD));
             assertEquals(99, decide(store, "none").remaining(0));
-            System.out.println("logged: " + warnings.get(0));
+            System.out.println("logged: " + warning);
         }
     }
 
@@ -179,18 +169,6 @@ class RedisTlsTest {
                 () -> RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:6380?verifyPeer=false", false, Duration.ofSeconds(1)));
         assertTrue(e.getMessage().contains("verifyPeer must be FULL (the default), CA or NONE"), e.getMessage());
         assertFalse(e.getMessage().contains(PASSWORD), e.getMessage());
-    }
-
-    /** Decides until the store counts again (the open period passed on the decider's clock each time). */
-    private static Decision awaitCounted(Decider decider, MutableClock clock, String key) {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        Decision d;
-        do {
-            clock.advanceMillis(400);
-            d = decider.decide(call(key), LIMITS).toCompletableFuture().join();
-        } while (d.isUnmetered() && System.nanoTime() < until);
-        assertFalse(d.isUnmetered(), "not counting again within 10 s");
-        return d;
     }
 
     private static String clients(RedisProcess server) {

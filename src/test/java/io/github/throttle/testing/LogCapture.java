@@ -40,6 +40,15 @@ public final class LogCapture implements AutoCloseable {
         }
     }
 
+    /** The one message logged at {@code level} so far; an error if there are none or several. */
+    public String only(Level level) {
+        List<String> messages = at(level);
+        if (messages.size() != 1) {
+            throw new AssertionError("expected one " + level + " message, logged: " + all());
+        }
+        return messages.get(0);
+    }
+
     /** Every message logged so far. */
     public List<String> all() {
         synchronized (records) {

@@ -4,12 +4,12 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.RestAssured;
-import it.throttle.scenarios.ThrottleScenarios;
+import it.throttle.scenarios.QuarkusScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,25 +17,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 @TestProfile(OnTlsAclRedisTest.Profile.class)
 @QuarkusTestResource(value = TlsAclRedisResource.class, restrictToAnnotatedClass = true)
-class OnTlsAclRedisTest extends ThrottleScenarios {
+class OnTlsAclRedisTest extends QuarkusScenarios {
 
     /** Its own profile, so the application restarts with this Redis's settings. */
     public static class Profile implements QuarkusTestProfile {
     }
 
-    @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
-
-    @Override
-    protected int port() {
-        return RestAssured.port;
-    }
-
     @Test
     void theApplicationCountsOverTlsAsTheAclUserAndIsRefusedNothing() {
-        me().get("/it/fixed").then().statusCode(200).header("RateLimit", org.hamcrest.Matchers.notNullValue());
+        me().get("/it/fixed").then().statusCode(200).header("RateLimit", notNullValue());
         try (TlsAclRedisResource.Admin admin = new TlsAclRedisResource.Admin()) {
             String clients = admin.connection.sync().clientList();
             assertTrue(clients.lines().anyMatch(l -> l.contains("user=throttle")
