@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Turns store calls into {@link Decision}s: picks the clock, bounds every store call by the timeout, and
  * applies the failure policy. After a failure the store is not asked again for {@code openPeriod}
  * (callers get the failure decision at once); then one call probes it. A failure episode is logged once
- * when it starts and once when it ends.
+ * when it starts (at the store's {@link Store#severity severity} for its cause) and once when it ends.
  */
 public final class Decider {
 
@@ -198,8 +198,9 @@ public final class Decider {
         openUntil = clock.millis() + openMillis;
         if (!failing) {
             failing = true;
-            LOG.log(Level.WARNING, "Throttle: " + store.describe() + " failed ("
-                    + (cause instanceof TimeoutException ? "no answer within " + timeout.toMillis() + " ms" : store.describe(cause))
+            boolean timedOut = cause instanceof TimeoutException;
+            LOG.log(timedOut ? Level.WARNING : store.severity(cause), "Throttle: " + store.describe() + " failed ("
+                    + (timedOut ? "no answer within " + timeout.toMillis() + " ms" : store.describe(cause))
                     + "); calls are " + (denyOnFailure ? "denied" : "allowed without counting") + " until it answers again");
         }
     }

@@ -40,6 +40,14 @@ public interface Store extends AutoCloseable {
         return failure.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }
 
+    /**
+     * How loudly a failure of this store is logged: {@code ERROR} for what only an operator can fix (a missing
+     * permission, a full store, an untrusted certificate), {@code WARNING} for what may pass by itself.
+     */
+    default System.Logger.Level severity(Throwable failure) {
+        return System.Logger.Level.WARNING;
+    }
+
     @Override
     void close();
 }

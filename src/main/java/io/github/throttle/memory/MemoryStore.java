@@ -9,6 +9,7 @@ import java.time.InstantSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * The embedded store: the rules of the Redis script ({@code sliding-window.lua}), applied in this JVM.
@@ -30,9 +31,14 @@ public final class MemoryStore implements Store {
 
     /** @param expirySlackMillis kept after an identity's last weight leaves its window (tests) */
     public MemoryStore(InstantSource clock, long expirySlackMillis) {
+        this(clock, expirySlackMillis, CompletableFuture::runAsync);
+    }
+
+    /** @param sweeps runs the sweeps of idle identities (tests: on the caller's thread, to know when they end) */
+    MemoryStore(InstantSource clock, long expirySlackMillis, Executor sweeps) {
         this.clock = clock;
         this.expirySlackMillis = expirySlackMillis;
-        this.sweeper = new Sweeper(clock, identities::size, this::evictExpired);
+        this.sweeper = new Sweeper(clock, identities::size, this::evictExpired, sweeps);
     }
 
     @Override

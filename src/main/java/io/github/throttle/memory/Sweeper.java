@@ -1,7 +1,7 @@
 package io.github.throttle.memory;
 
 import java.time.InstantSource;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import java.util.function.LongConsumer;
@@ -19,21 +19,24 @@ final class Sweeper {
     private final InstantSource clock;
     private final IntSupplier size;
     private final LongConsumer evictExpiredAt;
+    private final Executor sweeps;
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile long nextAt = Long.MIN_VALUE;
     private volatile int nextAtSize = MIN_SIZE;
 
-    Sweeper(InstantSource clock, IntSupplier size, LongConsumer evictExpiredAt) {
+    /** @param sweeps runs each sweep: off the caller's thread, except in tests */
+    Sweeper(InstantSource clock, IntSupplier size, LongConsumer evictExpiredAt, Executor sweeps) {
         this.clock = clock;
         this.size = size;
         this.evictExpiredAt = evictExpiredAt;
+        this.sweeps = sweeps;
     }
 
     /** Called after each decision at store time {@code now}; starts a sweep when one is due. */
     void afterCall(long now) {
         if ((now >= nextAt || size.getAsInt() >= nextAtSize) && running.compareAndSet(false, true)) {
             nextAt = now + INTERVAL_MILLIS;
-            CompletableFuture.runAsync(() -> {
+            sweeps.execute(() -> {
                 try {
                     evictExpiredAt.accept(clock.millis());
                     nextAtSize = Math.max(MIN_SIZE, size.getAsInt() * 2);

@@ -233,7 +233,12 @@ final class RedisClusterStore implements Store {
 
     @Override
     public String describe(Throwable failure) {
-        return RedisUris.redact(Store.super.describe(failure));
+        return RedisFailures.describe(failure);
+    }
+
+    @Override
+    public System.Logger.Level severity(Throwable failure) {
+        return RedisFailures.severity(failure);
     }
 
     @Override

@@ -80,7 +80,12 @@ public final class RedisStore implements Store {
 
     @Override
     public String describe(Throwable failure) {
-        return RedisUris.redact(Store.super.describe(failure));
+        return RedisFailures.describe(failure);
+    }
+
+    @Override
+    public System.Logger.Level severity(Throwable failure) {
+        return RedisFailures.severity(failure);
     }
 
     @Override

@@ -1,11 +1,15 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.engine.Store;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslVerifyMode;
 
 import java.time.Duration;
 
 /** Opens the Redis store that {@code throttle.redis.*} describes. */
 public final class RedisStores {
+
+    private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
     private RedisStores() {
     }
@@ -20,9 +24,25 @@ public final class RedisStores {
     public static Store open(String uri, boolean cluster, Duration timeout) {
         try {
             var parsed = RedisUris.parse(uri, cluster);
-            return cluster ? new RedisClusterStore(parsed, timeout) : new RedisStore(parsed.get(0), timeout, 0);
+            warnIfUnverified(parsed.get(0));
+            Store store = cluster ? new RedisClusterStore(parsed, timeout) : new RedisStore(parsed.get(0), timeout, 0);
+            // connect now, in the background, so that the first calls need not wait for a TLS handshake or a
+            // cluster's slot map; a failure here only means the first call connects
+            store.ping();
+            return store;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("throttle.redis.uri=" + RedisUris.redact(uri) + " is invalid: " + e.getMessage());
         }
+    }
+
+    /** TLS checks the server's certificate and host name unless the URI says otherwise: then say so once, at start-up. */
+    private static void warnIfUnverified(RedisURI uri) {
+        if (!uri.isSsl() || uri.getVerifyMode() == SslVerifyMode.FULL) {
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "Throttle: TLS to " + RedisUris.redact(uri) + (uri.getVerifyMode() == SslVerifyMode.NONE
+                ? " does not verify the server's certificate (verifyPeer=NONE): whoever can reach the network path can pose as Redis"
+                : " does not check that the server's certificate names its host (verifyPeer=CA): any server with a certificate"
+                + " from a trusted CA can pose as Redis"));
     }
 }

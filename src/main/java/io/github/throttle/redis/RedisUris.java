@@ -36,6 +36,10 @@ public final class RedisUris {
             if (!seeds.isEmpty() && seeds.get(0).isSsl() != parsed.isSsl()) {
                 throw new IllegalArgumentException("seeds mix redis:// and rediss://");
             }
+            if (!seeds.isEmpty() && seeds.get(0).getVerifyMode() != parsed.getVerifyMode()) {
+                // the client connects to every node the way it connects to the first seed
+                throw new IllegalArgumentException("seeds mix verifyPeer modes");
+            }
             seeds.add(parsed);
         }
         return seeds;
@@ -50,7 +54,9 @@ public final class RedisUris {
             parsed = RedisURI.create(uri.trim());
         } catch (RuntimeException e) {
             // the parser's message may quote the URI, password included: do not pass it on
-            throw new IllegalArgumentException("not a Redis URI (redis://host:port, rediss://..., redis-sentinel://host:port/0#master)");
+            throw new IllegalArgumentException(uri.toLowerCase(java.util.Locale.ROOT).contains("verifypeer=")
+                    ? "verifyPeer must be FULL (the default), CA or NONE"
+                    : "not a Redis URI (redis://host:port, rediss://..., redis-sentinel://host:port/0#master)");
         }
         if (parsed.getSentinels().isEmpty() && parsed.getSocket() == null
                 && (parsed.getHost() == null || parsed.getHost().isBlank())) {
@@ -60,7 +66,18 @@ public final class RedisUris {
             // the parser keeps an unreadable port as part of the host name
             throw new IllegalArgumentException("the port is not a number");
         }
+        withoutLibraryInfo(parsed);
+        parsed.getSentinels().forEach(RedisUris::withoutLibraryInfo);
         return parsed;
+    }
+
+    /**
+     * No {@code CLIENT SETINFO} after connecting: it is not needed, and a least-privilege ACL user may not run
+     * it (Redis 7.2 on would log each refusal in its {@code ACL LOG}).
+     */
+    private static void withoutLibraryInfo(RedisURI uri) {
+        uri.setLibraryName("");
+        uri.setLibraryVersion("");
     }
 
     public static String redact(RedisURI uri) {

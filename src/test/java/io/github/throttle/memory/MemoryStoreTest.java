@@ -44,6 +44,33 @@ class MemoryStoreTest extends StoreContract {
         assertEquals(0, store.size());
     }
 
+    /**
+     * The bound of docs/production-redis.md: the store's own sweeps (run here on the caller's thread, so the test
+     * sees where they end) keep at most twice the identities whose weight is still inside their window.
+     */
+    @Test
+    void aMillionFreshIdentitiesAreHeldWithinTheDocumentedBound() {
+        Limit perMinute = Limit.of(120, 60_000, 1000);
+        Limit perSecond = Limit.fixed(10, 1000);
+        MutableClock time = new MutableClock(1_000_000_000L);
+        MemoryStore flooded = new MemoryStore(time, 0, Runnable::run);
+        // one new identity per millisecond of store time: 60,000 of them inside the minute at any time
+        long live = 60_000 + 1;
+        int held = 0;
+        for (int i = 0; i < 1_000_000; i++) {
+            time.advanceMillis(1);
+            String key = "flood-" + i;
+            StoreCall call = StoreCall.builder(time.millis(), true).add(key, perMinute, 1, 0).add(key, perSecond, 1, 1).build();
+            assertTrue(flooded.decideNow(call).allowed());
+            held = Math.max(held, flooded.size());
+        }
+        System.out.println("memory store: 1,000,000 fresh identities, at most " + held + " held (" + live + " inside their window)");
+        assertTrue(held <= 2 * live, "held " + held);
+        assertTrue(held >= live, "an identity inside its window was dropped: held " + held);
+        StoreCall last = StoreCall.builder(time.millis(), false).add("flood-999999", perMinute, 1, 0).build();
+        assertEquals(119, flooded.decideNow(last).remaining(0), "the newest identity keeps its count");
+    }
+
     @Test
     void sixtyFourThreadsOverSeveralLimitsAndIdentitiesLoseNoUpdate() throws Exception {
         Limit perSecond = Limit.of(40, 1000, 100);

@@ -38,8 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The semantic table, and what a cluster adds: keys on several primaries, per-node scripts, slot migration. */
 class RedisClusterStoreTest extends StoreContract {
 
-    private static RedisClusterProcess cluster;
-    private static RedisClusterStore store;
+    /** Set by {@link #startCluster()}, or by a subclass's method of that name, which hides it. */
+    static RedisClusterProcess cluster;
+    static RedisClusterStore store;
 
     @BeforeAll
     static void startCluster() {

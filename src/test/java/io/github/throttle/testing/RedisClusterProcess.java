@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -21,6 +22,8 @@ import java.util.stream.IntStream;
  * {@link RedisProcess}es with {@code --cluster-enabled yes}, each given a third of the 16384 slots with
  * {@code CLUSTER ADDSLOTS} and introduced with {@code CLUSTER MEET} (commands of Redis 3 on, so the
  * redis-server shipped in the test jar works too). Ready once every node reports {@code cluster_state:ok}.
+ * With TLS ({@link #startTls}), the nodes also serve TLS, talk to each other over TLS ({@code tls-cluster}) and
+ * name their TLS ports to TLS clients; administration stays on the plain ports.
  * Failing to start is an error, never a reason to skip.
  */
 public final class RedisClusterProcess implements AutoCloseable {
@@ -32,12 +35,22 @@ public final class RedisClusterProcess implements AutoCloseable {
     private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
     private final List<String> ids = new ArrayList<>();
     private final RedisClient admin = RedisClient.create();
+    private final TestCertificates.Server tls;
 
-    private RedisClusterProcess() {
+    private RedisClusterProcess(TestCertificates.Server tls) {
+        this.tls = tls;
     }
 
     public static RedisClusterProcess start() {
-        RedisClusterProcess c = new RedisClusterProcess();
+        return started(new RedisClusterProcess(null));
+    }
+
+    /** Three primaries serving TLS with {@code certificate}, besides their plain ports. */
+    public static RedisClusterProcess startTls(TestCertificates.Server certificate) {
+        return started(new RedisClusterProcess(certificate));
+    }
+
+    private static RedisClusterProcess started(RedisClusterProcess c) {
         try {
             c.launch();
             return c;
@@ -63,13 +76,17 @@ public final class RedisClusterProcess implements AutoCloseable {
             node(i).clusterAddSlots(IntStream.range(from, to).toArray());
         }
         for (int i = 1; i < PRIMARIES; i++) {
-            node(0).clusterMeet("127.0.0.1", nodes.get(i).port());
+            // with tls-cluster, nodes know each other by their TLS ports
+            node(0).clusterMeet("127.0.0.1", tls == null ? nodes.get(i).port() : nodes.get(i).tlsPort());
         }
         awaitOk();
     }
 
-    /** A node on a port whose cluster bus port (port + 10000) is valid and free too. */
-    private static RedisProcess startNode() {
+    /**
+     * A node on a port whose cluster bus port (port + 10000) is valid and free too; with TLS, that port is the
+     * TLS one, and the bus runs over TLS ({@code tls-cluster}).
+     */
+    private RedisProcess startNode() {
         RuntimeException last = null;
         for (int attempt = 0; attempt < 10; attempt++) {
             int port = RedisProcess.freePort();
@@ -77,13 +94,20 @@ public final class RedisClusterProcess implements AutoCloseable {
                 continue;
             }
             try {
-                return RedisProcess.startOn(port, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                        "--cluster-node-timeout", "5000");
+                String[] args = {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"};
+                return tls == null ? RedisProcess.startOn(port, args)
+                        : RedisProcess.startTlsOn(port, tls, concat(args, "--tls-cluster", "yes"));
             } catch (RuntimeException e) {
                 last = e;
             }
         }
         throw new IllegalStateException("could not start a cluster node", last);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     private static boolean free(int port) {
@@ -127,11 +151,16 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     /** Comma-separated seed URIs, as {@code throttle.redis.uri} takes them. */
     public String seeds() {
-        return nodes.stream().map(RedisProcess::uri).collect(Collectors.joining(","));
+        return nodes.stream().map(this::clientUri).collect(Collectors.joining(","));
     }
 
     public List<RedisURI> seedUris() {
-        return nodes.stream().map(n -> RedisURI.create(n.uri())).collect(Collectors.toList());
+        return nodes.stream().map(n -> RedisURI.create(clientUri(n))).collect(Collectors.toList());
+    }
+
+    /** How a client reaches {@code node}: over TLS when the cluster serves it. */
+    private String clientUri(RedisProcess node) {
+        return tls == null ? node.uri() : node.tlsUri();
     }
 
     public int size() {
@@ -185,7 +214,9 @@ public final class RedisClusterProcess implements AutoCloseable {
             if (keys.isEmpty()) {
                 break;
             }
-            node(from).migrate("127.0.0.1", nodes.get(to).port(), 0, 5000, MigrateArgs.Builder.keys(keys));
+            // with tls-cluster, MIGRATE speaks TLS
+            node(from).migrate("127.0.0.1", tls == null ? nodes.get(to).port() : nodes.get(to).tlsPort(), 0, 5000,
+                    MigrateArgs.Builder.keys(keys));
             between.run();
         }
         node(to).clusterSetSlotNode(slot, id(to));

@@ -30,12 +30,18 @@ public final class RedisProcess implements AutoCloseable {
     private final Path configFile;
     private final List<String> extraArgs;
     private final Path dir;
+    private final TestCertificates.Server tls;
+    private final int requestedTlsPort;
     private int port;
+    private int tlsPort;
     private Process process;
 
-    private RedisProcess(int port, Path configFile, List<String> extraArgs) throws IOException {
+    private RedisProcess(int port, Path configFile, TestCertificates.Server tls, int tlsPort, List<String> extraArgs)
+            throws IOException {
         this.port = port;
         this.configFile = configFile;
+        this.tls = tls;
+        this.requestedTlsPort = tlsPort;
         this.extraArgs = extraArgs;
         this.dir = Files.createTempDirectory("throttle-redis-");
     }
@@ -47,7 +53,20 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Starts a server on {@code port} (0 = any free port). */
     public static RedisProcess startOn(int port, String... extraArgs) {
-        return launched(port, null, extraArgs);
+        return launched(port, null, null, 0, extraArgs);
+    }
+
+    /**
+     * Starts a server that also serves TLS with {@code certificate} on a second free port ({@link #tlsPort()}),
+     * without asking clients for certificates. The plain port stays for readiness and administration.
+     */
+    public static RedisProcess startTls(TestCertificates.Server certificate, String... extraArgs) {
+        return launched(0, null, certificate, 0, extraArgs);
+    }
+
+    /** {@link #startTls} with TLS on {@code tlsPort}. */
+    public static RedisProcess startTlsOn(int tlsPort, TestCertificates.Server certificate, String... extraArgs) {
+        return launched(0, null, certificate, tlsPort, extraArgs);
     }
 
     /**
@@ -55,12 +74,18 @@ public final class RedisProcess implements AutoCloseable {
      * e.g. a Sentinel with {@code --sentinel}; the server may rewrite the file.
      */
     public static RedisProcess startWithConfig(Path configFile, String... extraArgs) {
-        return launched(0, configFile, extraArgs);
+        return launched(0, configFile, null, 0, extraArgs);
     }
 
-    private static RedisProcess launched(int port, Path configFile, String... extraArgs) {
+    /** {@link #startWithConfig} serving TLS too, as {@link #startTls} does. */
+    public static RedisProcess startTlsWithConfig(Path configFile, TestCertificates.Server certificate, String... extraArgs) {
+        return launched(0, configFile, certificate, 0, extraArgs);
+    }
+
+    private static RedisProcess launched(int port, Path configFile, TestCertificates.Server tls, int tlsPort,
+                                         String... extraArgs) {
         try {
-            RedisProcess r = new RedisProcess(port, configFile, List.of(extraArgs));
+            RedisProcess r = new RedisProcess(port, configFile, tls, tlsPort, List.of(extraArgs));
             r.launch();
             return r;
         } catch (IOException e) {
@@ -133,6 +158,11 @@ public final class RedisProcess implements AutoCloseable {
             cmd.addAll(Arrays.asList(
                     "--port", Integer.toString(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--daemonize", "no", "--protected-mode", "no", "--dir", dir.toString(), "--logfile", ""));
+            if (tls != null) {
+                // a restart keeps the TLS port, as it keeps the plain one
+                tlsPort = process != null ? tlsPort : requestedTlsPort != 0 ? requestedTlsPort : freePort();
+                cmd.addAll(tls.redisArgs(tlsPort));
+            }
             cmd.addAll(extraArgs);
             Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile()).start();
@@ -143,6 +173,7 @@ public final class RedisProcess implements AutoCloseable {
             }
             proc.destroyForcibly();
             last = new IOException("redis-server did not start on port " + p + ": " + log());
+
             if (port != 0) {
                 break;
             }
@@ -199,6 +230,19 @@ public final class RedisProcess implements AutoCloseable {
 
     public String uri() {
         return "redis://127.0.0.1:" + port;
+    }
+
+    /** The TLS port of a server started with {@link #startTls}. */
+    public int tlsPort() {
+        if (tls == null) {
+            throw new IllegalStateException("this server serves no TLS");
+        }
+        return tlsPort;
+    }
+
+    /** {@code rediss://127.0.0.1:<tls port>}. */
+    public String tlsUri() {
+        return "rediss://127.0.0.1:" + tlsPort();
     }
 
     public Path dir() {

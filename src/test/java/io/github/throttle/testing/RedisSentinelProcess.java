@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * A Sentinel-managed primary on loopback ports, for tests: a primary, one replica ({@code --replicaof})
  * and one sentinel ({@code redis-server <conf> --sentinel}, quorum 1) that declares the primary down after
  * {@value #DOWN_AFTER_MILLIS} ms. Ready once the replica is in sync and the sentinel knows it, so that a
- * failover can promote it. Failing to start is an error, never a reason to skip.
+ * failover can promote it. With TLS ({@link #startTls}), each of them also serves TLS, replication and the
+ * sentinel's links go over TLS, and the sentinel names the primary's TLS port. Failing to start is an error,
+ * never a reason to skip.
  */
 public final class RedisSentinelProcess implements AutoCloseable {
 
@@ -28,16 +30,26 @@ public final class RedisSentinelProcess implements AutoCloseable {
     public static final long DOWN_AFTER_MILLIS = 1000;
 
     private final RedisClient admin = RedisClient.create();
+    private final TestCertificates.Server tls;
     private RedisProcess primary;
     private RedisProcess replica;
     private RedisProcess sentinel;
     private StatefulRedisSentinelConnection<String, String> sentinelConnection;
 
-    private RedisSentinelProcess() {
+    private RedisSentinelProcess(TestCertificates.Server tls) {
+        this.tls = tls;
     }
 
     public static RedisSentinelProcess start() {
-        RedisSentinelProcess s = new RedisSentinelProcess();
+        return started(new RedisSentinelProcess(null));
+    }
+
+    /** Primary, replica and sentinel serving TLS with {@code certificate} besides their plain ports. */
+    public static RedisSentinelProcess startTls(TestCertificates.Server certificate) {
+        return started(new RedisSentinelProcess(certificate));
+    }
+
+    private static RedisSentinelProcess started(RedisSentinelProcess s) {
         try {
             s.launch();
             return s;
@@ -48,8 +60,9 @@ public final class RedisSentinelProcess implements AutoCloseable {
     }
 
     private void launch() {
-        primary = RedisProcess.start();
-        replica = RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(primary.port()));
+        primary = tls == null ? RedisProcess.start() : RedisProcess.startTls(tls);
+        replica = tls == null ? RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(primary.port()))
+                : RedisProcess.startTls(tls, "--replicaof", "127.0.0.1", Integer.toString(primary.tlsPort()), "--tls-replication", "yes");
         try (StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(replica.uri()))) {
             await("replica in sync", () -> c.sync().info("replication").contains("master_link_status:up"));
         }
@@ -58,7 +71,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
             // the sentinel rewrites its configuration file: it must be a writable file of its own
             conf = Files.createTempDirectory("throttle-sentinel-").resolve("sentinel.conf");
             Files.writeString(conf, String.join("\n",
-                    "sentinel monitor " + MASTER + " 127.0.0.1 " + primary.port() + " 1",
+                    tls == null ? "" : "tls-replication yes",
+                    "sentinel monitor " + MASTER + " 127.0.0.1 " + (tls == null ? primary.port() : primary.tlsPort()) + " 1",
                     "sentinel down-after-milliseconds " + MASTER + " " + DOWN_AFTER_MILLIS,
                     "sentinel failover-timeout " + MASTER + " 10000",
                     "sentinel parallel-syncs " + MASTER + " 1",
@@ -66,7 +80,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        sentinel = RedisProcess.startWithConfig(conf, "--sentinel");
+        sentinel = tls == null ? RedisProcess.startWithConfig(conf, "--sentinel")
+                : RedisProcess.startTlsWithConfig(conf, tls, "--sentinel");
         sentinelConnection = admin.connectSentinel(RedisURI.create("redis://127.0.0.1:" + sentinel.port()));
         sentinelConnection.setTimeout(Duration.ofSeconds(5));
         await("sentinel knows the replica", () -> {
@@ -78,7 +93,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
 
     /** {@code throttle.redis.uri} for this primary. */
     public String uri() {
-        return "redis-sentinel://127.0.0.1:" + sentinel.port() + "/0#" + MASTER;
+        return tls == null ? "redis-sentinel://127.0.0.1:" + sentinel.port() + "/0#" + MASTER
+                : "rediss-sentinel://127.0.0.1:" + sentinel.tlsPort() + "/0#" + MASTER;
     }
 
     public RedisProcess primary() {
@@ -89,7 +105,7 @@ public final class RedisSentinelProcess implements AutoCloseable {
         return replica;
     }
 
-    /** The port of the primary the sentinel names now. */
+    /** The port of the primary the sentinel names now (with TLS: its TLS port). */
     public int primaryPort() {
         SocketAddress a = sentinelConnection.sync().getMasterAddrByName(MASTER);
         return ((InetSocketAddress) a).getPort();

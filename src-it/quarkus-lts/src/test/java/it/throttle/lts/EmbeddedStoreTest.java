@@ -7,7 +7,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import it.throttle.scenarios.ThrottleScenarios;
+import it.throttle.scenarios.QuarkusScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -21,19 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The scenarios on the Quarkus LTS line with no Redis configured: the embedded store, always ready. */
 @QuarkusTest
 @TestProfile(EmbeddedStoreTest.Embedded.class)
-class EmbeddedStoreTest extends ThrottleScenarios {
+class EmbeddedStoreTest extends QuarkusScenarios {
 
     public static class Embedded implements QuarkusTestProfile {
-    }
-
-    @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
-
-    @Override
-    protected int port() {
-        return RestAssured.port;
     }
 
     @Test

@@ -6,7 +6,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import it.throttle.scenarios.ThrottleScenarios;
+import it.throttle.scenarios.QuarkusScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -26,17 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-class OnRedisTest extends ThrottleScenarios {
-
-    @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
-
-    @Override
-    protected int port() {
-        return RestAssured.port;
-    }
+class OnRedisTest extends QuarkusScenarios {
 
     @Test
     void unlimitedAndBlockedCallsMakeNoRedisCall() {
