@@ -38,9 +38,11 @@ final class BorrowedEventLoops implements EventLoopGroupProvider {
     public synchronized <T extends EventLoopGroup> T allocate(Class<T> type) {
         Optional<EventLoopGroup> borrowed = borrowed();
         if (borrowed.isPresent() && type.isInstance(borrowed.get())) {
+            LOG.log(System.Logger.Level.INFO, "Throttle: Redis I/O runs on the server's event loops");
             return (T) borrowed.get();
         }
-        LOG.log(System.Logger.Level.DEBUG, "Throttle: Redis sockets of type " + type.getSimpleName() + " run on Lettuce's own threads");
+        LOG.log(System.Logger.Level.INFO, "Throttle: Redis I/O runs on Lettuce's own threads ("
+                + (borrowed.isPresent() ? "the server's event loops are not " + type.getSimpleName() : "the server's event loops are not reachable") + ")");
         return own().allocate(type);
     }
 
