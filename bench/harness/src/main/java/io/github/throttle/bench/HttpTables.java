@@ -33,6 +33,9 @@ final class HttpTables {
         ctx.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String store : HttpSection.STORES) {
             for (int c : CALLERS) {
+                if (Double.isNaN(s.median(store + "-open", c))) {
+                    continue; // not run (BENCH_HTTP_STORES)
+                }
                 ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %.2f ms | %.2f ms | %+.2f ms |", store.replace("-nofields", ", no fields").replace("-nometrics", ", no metrics"), c,
                         rate(s.median(store + "-open", c)), rate(s.median(store + "-fields", c)), rate(s.median(store + "-throttled", c)),
                         x(s.ratio(store + "-throttled", store + "-open", c)), x(s.ratio(store + "-throttled", store + "-fields", c)),
@@ -47,6 +50,9 @@ final class HttpTables {
         ctx.line("| connections | (throttled / open) with metrics ÷ without | throttled req/s with metrics / without |");
         ctx.line("|---:|---:|---:|");
         for (int c : CALLERS) {
+            if (Double.isNaN(s.median("memory-nometrics-open", c))) {
+                continue;
+            }
             ctx.line(f("| %d | %s | %s |", c,
                     x(s.ratio("memory-throttled", "memory-open", c) / s.ratio("memory-nometrics-throttled", "memory-nometrics-open", c)),
                     x(s.ratio("memory-throttled", "memory-nometrics-throttled", c))));
@@ -64,6 +70,9 @@ final class HttpTables {
             String thr = store + "-" + w[1];
             String other = store + "-" + w[2];
             for (int c : CALLERS) {
+                if (Double.isNaN(s.median(thr, c))) {
+                    continue;
+                }
                 ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %s | %+.2f ms | %+.2f ms |", w[0], c, rate(s.median(open, c)),
                         rate(s.median(thr, c)), rate(s.median(other, c)), x(s.ratio(thr, other, c)), x(s.ratio(thr, open, c)),
                         x(s.ratio(other, open, c)), s.difference(thr + "-p99", open + "-p99", c), s.difference(other + "-p99", open + "-p99", c)));
@@ -76,6 +85,9 @@ final class HttpTables {
         ctx.line("| store | denied req/s | Redis script runs per denied request |");
         ctx.line("|---|---:|---:|");
         for (String store : new String[] {"memory", "redis"}) {
+            if (Double.isNaN(s.median(store + "-flood", 64))) {
+                continue;
+            }
             ctx.line(f("| %s | %s | %.3f |", store, rate(s.median(store + "-flood", 64)), s.median(store + "-flood-scripts", 64)));
         }
         ctx.line(f("| Redis ÷ memory | %s | |", x(s.ratio("redis-flood", "memory-flood", 64))));
@@ -96,6 +108,9 @@ final class HttpTables {
                 {"redis", "bucket4j"}, {"redis", "bucket4j-hot"}};
         for (String[] row : rows) {
             String name = row[0] + "-" + row[1];
+            if (Double.isNaN(s.median(name, 64))) {
+                continue;
+            }
             StringBuilder line = new StringBuilder(f("| %s | %s | %s | %.2f + %.2f |", row[0], row[1], rate(s.median(name, 64)),
                     s.median(name + "/voluntary", 64), s.median(name + "/involuntary", 64)));
             double all = 0;
