@@ -9,10 +9,13 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
+import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -60,11 +63,14 @@ final class RedisClusterStore implements Store {
     private final LazyConnection<StatefulRedisClusterConnection<String, String>> connection;
 
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout) {
-        this(seeds, timeout, 0);
+        this(seeds, timeout, 0, Optional.empty());
     }
 
-    /** @param expirySlackMillis kept after a key's last weight leaves its windows (tests) */
-    public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis) {
+    /**
+     * @param expirySlackMillis kept after a key's last weight leaves its windows (tests)
+     * @param eventLoops        the server's event loops for Lettuce's sockets; empty: Lettuce's own threads
+     */
+    public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis, Optional<Supplier<EventLoopGroup>> eventLoops) {
         if (seeds.isEmpty()) {
             throw new IllegalArgumentException("a Redis Cluster needs at least one seed URI");
         }
@@ -73,7 +79,7 @@ final class RedisClusterStore implements Store {
         for (RedisURI seed : this.seeds) {
             seed.setTimeout(timeout);
         }
-        this.resources = ClientSetup.resources();
+        this.resources = ClientSetup.resources(eventLoops);
         this.client = RedisClusterClient.create(resources, this.seeds);
         client.setOptions(ClientSetup.clusterOptions(timeout));
         // the asynchronous connect needs the slot map first; loading it never blocks the caller

@@ -38,4 +38,20 @@ public class UniResource {
     public Uni<String> ping() {
         return Uni.createFrom().item("pong");
     }
+
+    /** Room for a load test: decided on the event loop. */
+    @GET
+    @Path("/busy")
+    @Throttle(limit = 1_000_000, duration = 1, unit = ChronoUnit.HOURS)
+    public Uni<String> busy() {
+        return Uni.createFrom().item("busy");
+    }
+
+    /** The same on a worker thread. */
+    @GET
+    @Path("/busy-worker")
+    @Throttle(limit = 1_000_000, duration = 1, unit = ChronoUnit.HOURS)
+    public String busyWorker() {
+        return "busy";
+    }
 }

@@ -9,15 +9,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +107,7 @@ class EventLoopTest {
     @Test
     void whileRedisIsSlowTheEventLoopKeepsServing() throws Exception {
         // Redis holds every command for 2.5 s: each throttled request waits that long for its decision
-        assertEquals("OK", redis("CLIENT", "PAUSE", "2500", "ALL"));
+        assertEquals("OK", RedisResource.command("CLIENT", "PAUSE", "2500", "ALL"));
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         List<CompletableFuture<HttpResponse<String>>> throttled = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
@@ -130,26 +125,5 @@ class EventLoopTest {
             assertEquals(200, r.get(10, TimeUnit.SECONDS).statusCode());
         }
         assertFalse(!warnings.isEmpty(), "Vert.x reported a blocked thread: " + warnings);
-    }
-
-    /** One command over a raw connection (RESP). */
-    private static String redis(String... args) {
-        try (Socket s = new Socket("127.0.0.1", RedisResource.redis.port())) {
-            StringBuilder b = new StringBuilder("*" + args.length + "\r\n");
-            for (String a : args) {
-                b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
-            }
-            OutputStream out = s.getOutputStream();
-            out.write(b.toString().getBytes(StandardCharsets.UTF_8));
-            InputStream in = s.getInputStream();
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) != -1 && c != '\r') {
-                line.append((char) c);
-            }
-            return line.substring(1);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -3,9 +3,14 @@ package it.throttle.quarkus;
 import io.github.throttle.testing.RedisProcess;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** A real redis-server for the application under test. */
+/** A real redis-server for the application under test, which a test may pause, flush or restart. */
 public class RedisResource implements QuarkusTestResourceLifecycleManager {
 
     static volatile RedisProcess redis;
@@ -20,6 +25,27 @@ public class RedisResource implements QuarkusTestResourceLifecycleManager {
     public void stop() {
         if (redis != null) {
             redis.close();
+        }
+    }
+
+    /** One command over a raw connection (RESP); the first line of the reply, without its type byte. */
+    static String command(String... args) {
+        try (Socket s = new Socket("127.0.0.1", redis.port())) {
+            StringBuilder b = new StringBuilder("*" + args.length + "\r\n");
+            for (String a : args) {
+                b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+            }
+            OutputStream out = s.getOutputStream();
+            out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1 && c != '\r') {
+                line.append((char) c);
+            }
+            return line.substring(1);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -46,6 +46,10 @@ final class HttpApp implements AutoCloseable {
         }
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     private void waitUp(String url) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         long until = System.currentTimeMillis() + 60_000;

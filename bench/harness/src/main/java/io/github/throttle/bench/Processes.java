@@ -73,11 +73,13 @@ final class Processes {
         throw new IllegalStateException("no figures in redis-benchmark output:\n" + out);
     }
 
-    record WrkResult(double requestsPerSecond, double p99Millis, long errors) {
+    /** @param errors socket errors and answers other than 2xx/3xx; {@code non2xx} the latter alone */
+    record WrkResult(double requestsPerSecond, double p99Millis, long errors, long requests, long non2xx) {
     }
 
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
     private static final Pattern P99 = Pattern.compile("\\s99%\\s+([0-9.]+)(us|ms|s)");
+    private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in");
     private static final Pattern NON2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
     private static final Pattern SOCKET = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
 
@@ -96,17 +98,16 @@ final class Processes {
             case "s" -> v * 1000;
             default -> v;
         };
-        long errors = 0;
         Matcher n = NON2XX.matcher(out);
-        if (n.find()) {
-            errors += Long.parseLong(n.group(1));
-        }
+        long non2xx = n.find() ? Long.parseLong(n.group(1)) : 0;
+        long errors = non2xx;
         Matcher s = SOCKET.matcher(out);
         if (s.find()) {
             for (int i = 1; i <= 4; i++) {
                 errors += Long.parseLong(s.group(i));
             }
         }
-        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors);
+        Matcher q = REQUESTS.matcher(out);
+        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors, q.find() ? Long.parseLong(q.group(1)) : 0, non2xx);
     }
 }

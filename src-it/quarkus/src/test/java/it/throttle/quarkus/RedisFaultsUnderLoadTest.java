@@ -1,0 +1,148 @@
+package it.throttle.quarkus;
+
+import io.github.throttle.Throttler;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Redis drops its scripts ({@code SCRIPT FLUSH}) and then restarts empty while requests keep coming, on the
+ * event loop and on worker threads; the Redis client runs on Quarkus's own event loops. No error reaches a
+ * caller: during the flushes every call is still counted, across the restart calls pass uncounted
+ * ({@code on-store-failure=allow}) and counting resumes by itself.
+ */
+@QuarkusTest
+@TestProfile(RedisFaultsUnderLoadTest.Profile.class)
+@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+class RedisFaultsUnderLoadTest {
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // generous: a loaded test machine must not turn a slow answer into an uncounted call
+            return Map.of("throttle.redis.timeout", "5s");
+        }
+    }
+
+    private static final int CALLERS = 16;
+
+    @Inject
+    Throttler throttler;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** What the callers saw: responses by phase, counted or not, and every failure. */
+    private static final class Seen {
+        volatile String phase = "warm-up";
+        volatile boolean stop;
+        final Map<String, AtomicInteger> counted = phases();
+        final Map<String, AtomicInteger> uncounted = phases();
+
+        private static Map<String, AtomicInteger> phases() {
+            return Map.of("warm-up", new AtomicInteger(), "flush", new AtomicInteger(), "restart", new AtomicInteger(),
+                    "after", new AtomicInteger(), "between", new AtomicInteger());
+        }
+        final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+    }
+
+    /** One caller: a request, then the next when it is answered, until told to stop. */
+    private void call(Seen seen, int caller, int n, CompletableFuture<Void> done) {
+        if (seen.stop) {
+            done.complete(null);
+            return;
+        }
+        String sent = seen.phase;
+        String path = caller % 2 == 0 ? "/quarkus/busy" : "/quarkus/busy-worker";
+        http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port + path))
+                        .header("X-Forwarded-For", "10.9." + caller + "." + (n % 200)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+            // a call belongs to a phase when it was both sent and answered in it; others to "between"
+            String phase = seen.phase.equals(sent) ? sent : "between";
+            if (e != null) {
+                seen.errors.add(phase + " " + path + ": " + e);
+            } else if (r.statusCode() != 200) {
+                seen.errors.add(phase + " " + path + ": " + r.statusCode() + " " + r.body());
+            } else {
+                (r.headers().firstValue("RateLimit").isPresent() ? seen.counted : seen.uncounted).get(phase).incrementAndGet();
+            }
+            call(seen, caller, n + 1, done);
+        });
+    }
+
+    @Test
+    void scriptFlushesAndARestartUnderLoadReachNoCaller() throws Exception {
+        Seen seen = new Seen();
+        List<CompletableFuture<Void>> callers = new ArrayList<>();
+        for (int i = 0; i < CALLERS; i++) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            callers.add(done);
+            call(seen, i, 0, done);
+        }
+        Thread.sleep(1000);
+        assertEquals("OK", RedisResource.command("SCRIPT", "FLUSH"));
+        seen.phase = "flush";
+        int flushes = 0;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < until) {
+            assertEquals("OK", RedisResource.command("SCRIPT", "FLUSH"));
+            flushes++;
+            Thread.sleep(20);
+        }
+        seen.phase = "restart";
+        RedisResource.redis.restart();
+        // counting resumes on its own: wait until a caller is counted again, at most 10 s
+        until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (seen.counted.get("restart").get() == 0 && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        seen.phase = "after";
+        Thread.sleep(1500);
+        seen.stop = true;
+        CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        System.out.println("under load: " + flushes + " SCRIPT FLUSH, then a restart; counted " + seen.counted + ", uncounted " + seen.uncounted);
+
+        assertTrue(seen.errors.isEmpty(), seen.errors.size() + " calls failed, first: " + seen.errors.peek());
+        assertTrue(flushes > 10, "flushes: " + flushes);
+        assertTrue(seen.counted.get("flush").get() > 20, "too few calls during the flushes: " + seen.counted);
+        assertEquals(0, seen.uncounted.get("flush").get(), "a call went uncounted while Redis only dropped its scripts");
+        assertTrue(seen.counted.get("restart").get() > 0, "not counting 10 s after Redis restarted");
+        assertEquals(0, seen.uncounted.get("after").get(), "a call went uncounted after counting resumed");
+        assertTrue(seen.counted.get("after").get() > 0);
+    }
+
+    @Test
+    void theRedisClientRunsOnQuarkusEventLoops() throws Exception {
+        // a reply that completes the call on its way in runs the callback on the thread that read it
+        for (int attempt = 0; attempt < 50; attempt++) {
+            CompletableFuture<String> thread = new CompletableFuture<>();
+            throttler.acquireAsync("loops", "probe-" + attempt, 1, Throttler.Rate.of(1_000_000, Duration.ofHours(1)))
+                    .thenRun(() -> thread.complete(Thread.currentThread().getName()));
+            String name = thread.get(10, TimeUnit.SECONDS);
+            if (!name.equals(Thread.currentThread().getName())) {
+                assertTrue(name.startsWith("vert.x-eventloop-thread-"), "Redis replies are read on " + name);
+                return;
+            }
+        }
+        throw new AssertionError("every call completed before its callback was attached");
+    }
+}
