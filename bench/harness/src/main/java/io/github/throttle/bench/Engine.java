@@ -68,12 +68,26 @@ final class Engine {
 
         /** The store call of one decision; {@code nowMillis} -1 lets the store read its own clock. */
         StoreCall call(String identity, long nowMillis) {
+            return call(identity, nowMillis, false);
+        }
+
+        /** As above; {@code givesBack}: every limit's weight may be given back ({@code skipSuccessful}). */
+        private StoreCall call(String identity, long nowMillis, boolean givesBack) {
             String key = key(identity);
             StoreCall.Builder b = StoreCall.builder(nowMillis, true);
             for (int i = 0; i < limits.size(); i++) {
-                b.add(key, limits.get(i), 1, i);
+                b.add(key, limits.get(i), 1, i, givesBack);
             }
             return b.build();
+        }
+
+        /**
+         * A successful call of a target that counts only failures: one decision, then its weight given back;
+         * completes when the store has taken it back.
+         */
+        CompletionStage<Decision> decideAndGiveBack(String identity) {
+            return decider.decide(call(identity, decider.now(), true), limits)
+                    .thenCompose(d -> d.giveBack().thenApply(x -> d));
         }
 
         /** Builds the store call of one decision (the store's clock) and returns its pair count. */

@@ -15,7 +15,8 @@ import static io.github.throttle.bench.Stats.x;
 
 /**
  * Decisions per second against Redis: the raw EVALSHA of Throttle's script (redis-benchmark), Throttle's
- * Redis store through the decider, and Bucket4j's Lettuce proxy, async and sync; 1, 16 and 64 callers, on
+ * Redis store through the decider (also with each call's weight given back, as a successful call of a target
+ * that counts only failures), and Bucket4j's Lettuce proxy, async and sync; 1, 16 and 64 callers, on
  * random identities and on one hot identity.
  */
 final class RedisSection implements Section {
@@ -50,6 +51,7 @@ final class RedisSection implements Section {
             for (int c : CALLERS) {
                 s.add("raw-rand", c, ctx.redisBenchmark("raw-rand", c, IDENTITIES, rawRand));
                 s.add("thr-rand", c, Load.async(c, warm, seconds, () -> bucket.decide(ctx.anyId()), Load::allowed));
+                s.add("thr-back-rand", c, Load.async(c, warm, seconds, () -> bucket.decideAndGiveBack(ctx.anyId()), Load::allowed));
                 s.add("b4j-async-rand", c, Load.async(c, warm, seconds,
                         () -> b4j.proxy.asAsync().builder().build(b4jKeys[Context.anyIndex()], conf).tryConsume(1),
                         Boolean.TRUE::equals));
@@ -86,6 +88,10 @@ final class RedisSection implements Section {
             ratioRow(ctx, s, "Throttle / Bucket4j async", w, "thr-" + w, "b4j-async-" + w);
             ratioRow(ctx, s, "Throttle / Bucket4j sync", w, "thr-" + w, "b4j-sync-" + w);
         }
+        ctx.line("| (2b) Throttle Redis store, each call's weight given back (a successful call with skipSuccessful) | "
+                + "10,000 random identities | " + rate(s.median("thr-back-rand", 1)) + " | " + rate(s.median("thr-back-rand", 16))
+                + " | " + rate(s.median("thr-back-rand", 64)) + " |");
+        ratioRow(ctx, s, "given back / not given back (the cost of the second store call)", "rand", "thr-back-rand", "thr-rand");
     }
 
     private static void ratioRow(Context ctx, Stats s, String row, String workload, String a, String b) {
