@@ -12,9 +12,9 @@ import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Counts in Redis (standalone, or a Sentinel-managed primary): one {@code EVALSHA} of
