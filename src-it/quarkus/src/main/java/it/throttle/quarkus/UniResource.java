@@ -6,7 +6,9 @@ import io.smallrye.mutiny.Uni;
 import it.throttle.app.PlansResource;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
 
 import java.time.temporal.ChronoUnit;
 
@@ -31,6 +33,15 @@ public class UniResource {
     @Throttle(limit = 10, duration = 1, unit = ChronoUnit.HOURS, plan = "pro")
     public Uni<String> plans() {
         return Uni.createFrom().item(() -> PlansResource.describe(call.get()) + " on " + Thread.currentThread().getName());
+    }
+
+    /** Only failed logins use the quota, 2 an hour: the weight of a success is given back on the event loop. */
+    @POST
+    @Path("/login")
+    @Throttle(limit = 2, duration = 1, unit = ChronoUnit.HOURS, skipSuccessful = true)
+    public Uni<Response> login(String password) {
+        return Uni.createFrom().item(() -> "secret".equals(password) ? Response.ok("welcome").build()
+                : Response.status(Response.Status.UNAUTHORIZED).build());
     }
 
     @GET

@@ -25,6 +25,7 @@ import java.util.logging.Logger;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,6 +103,19 @@ class EventLoopTest {
                 .header("RateLimit", nullValue());
         given().header("X-Forwarded-For", client).header("X-Plan", "blocked").get("/quarkus/plans").then().statusCode(403)
                 .header("Access-Control-Allow-Origin", equalTo("*")).header("RateLimit", nullValue());
+    }
+
+    @Test
+    void aUniLoginGivesTheWeightOfSuccessesBack() {
+        String client = "10.7.8.10";
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Forwarded-For", client).body("secret").post("/quarkus/login").then().statusCode(200)
+                    .header("RateLimit", matchesPattern("\"1h\";r=1;t=\\d+"));
+        }
+        given().header("X-Forwarded-For", client).body("wrong").post("/quarkus/login").then().statusCode(401);
+        given().header("X-Forwarded-For", client).body("wrong").post("/quarkus/login").then().statusCode(401)
+                .header("RateLimit", matchesPattern("\"1h\";r=0;t=\\d+"));
+        given().header("X-Forwarded-For", client).body("secret").post("/quarkus/login").then().statusCode(429);
     }
 
     @Test

@@ -36,4 +36,15 @@ class XRateLimitDialectTest {
                 .header("Retry-After", matchesPattern("[1-9]\\d*"))
                 .header("X-RateLimit-Remaining", equalTo("2"));
     }
+
+    @Test
+    void unlimitedAndBlockedCallersGetNoneOfTheTrio() {
+        for (String plan : new String[] {"unlimited", "blocked"}) {
+            given().header("X-Forwarded-For", "10.9.9.2").header("X-Plan", plan).get("/it/fixed").then()
+                    .statusCode(plan.equals("unlimited") ? 200 : 403)
+                    .header("X-RateLimit-Limit", nullValue()).header("X-RateLimit-Remaining", nullValue())
+                    .header("X-RateLimit-Reset", nullValue()).header("Retry-After", nullValue());
+        }
+        given().header("X-Forwarded-For", "10.9.9.2").get("/it/fixed").then().statusCode(200).header("X-RateLimit-Remaining", equalTo("2"));
+    }
 }
