@@ -96,12 +96,11 @@ class RedisTlsTest {
         TestCertificates strangers = TestCertificates.newAuthority("Some other CA");
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(ours.server(), "--requirepass", PASSWORD);
+             JvmTrustStore distrust = JvmTrustStore.trusting(strangers);
              Store store = RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
             ProbingDecider decider = new ProbingDecider(store, true);
-            try (JvmTrustStore trust = JvmTrustStore.trusting(strangers)) {
-                String error = refused(decider, log, true);
-                assertTrue(error.contains("not signed by a CA in this JVM's trust store (javax.net.ssl.trustStore)"), error);
-            }
+            String error = refused(decider, log, true);
+            assertTrue(error.contains("not signed by a CA in this JVM's trust store (javax.net.ssl.trustStore)"), error);
             assertEquals(List.of(), log.at(Level.WARNING), "no warning at start-up: the certificate is verified");
             try (JvmTrustStore trust = JvmTrustStore.trusting(ours)) {
                 assertEquals(99, decider.decideUntilCounted(call("untrusted"), LIMITS).remaining());
