@@ -43,7 +43,7 @@ public final class Bootstrap {
     /**
      * @param beans         the CDI bean of a {@link ThrottleKey} or {@link io.github.throttle.ThrottleWeight} class, or
      *                      a new instance of it; null when neither
-     * @param registries    how to get the CDI bean of a type (a metrics registry, the server's Vert.x), if the server has one
+     * @param registries    how to get the CDI bean of a type (a metrics registry), if the server has one
      * @param httpEndpoints which methods the HTTP filter throttles
      * @param planBean      the application's {@link ThrottlePlan}, if it has one
      * @throws InvalidThrottleException naming the key of a bad setting
@@ -54,7 +54,7 @@ public final class Bootstrap {
         Meters meters = MetricsBackends.select(settings.metrics(), registries).orElseThrow(() -> new InvalidThrottleException(
                 "Invalid " + ThrottleSettings.METRICS + "=" + settings.metrics() + ": this server offers no such metrics"
                         + " (its API is not visible to the application or its registry is not a CDI bean); use auto or none"));
-        Store store = open(settings, registries);
+        Store store = open(settings);
         LOG.log(System.Logger.Level.INFO, "Throttle " + (settings.enabled() ? "enabled" : "disabled (throttle.enabled=false)")
                 + (settings.report() ? " in report mode" : "") + ", counting in the " + store.describe()
                 + ", metrics: " + meters.name());
@@ -79,12 +79,12 @@ public final class Bootstrap {
                 meters, clock, settings.keyHeader(), planBean), clock);
     }
 
-    private static Store open(ThrottleSettings settings, Function<Class<?>, Optional<Supplier<Object>>> beans) {
+    private static Store open(ThrottleSettings settings) {
         if (settings.redisUri().isEmpty()) {
             return new MemoryStore(InstantSource.system());
         }
         try {
-            return RedisStores.open(settings.redisUri().get(), settings.redisCluster(), settings.redisTimeout(), ServerEventLoops.find(beans));
+            return RedisStores.open(settings.redisUri().get(), settings.redisCluster(), settings.redisTimeout());
         } catch (IllegalArgumentException e) {
             throw new InvalidThrottleException("Invalid " + e.getMessage(), e);
         }

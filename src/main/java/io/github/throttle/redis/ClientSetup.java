@@ -7,12 +7,9 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
-import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * How both Redis stores set up Lettuce: commands bounded by the timeout, rejected at once (not queued) while
@@ -32,12 +29,10 @@ final class ClientSetup {
     private ClientSetup() {
     }
 
-    /** @param eventLoops how to get the server's event loops to run Lettuce's sockets on; empty: Lettuce's own threads */
-    static ClientResources resources(Optional<Supplier<EventLoopGroup>> eventLoops) {
-        ClientResources.Builder resources = ClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_AT_LEAST_EVERY, 2, TimeUnit.MILLISECONDS));
-        eventLoops.ifPresent(loops -> resources.eventLoopGroupProvider(new BorrowedEventLoops(loops)));
-        return resources.build();
+    static ClientResources resources() {
+        return ClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_AT_LEAST_EVERY, 2, TimeUnit.MILLISECONDS))
+                .build();
     }
 
     static ClientOptions options(Duration timeout) {

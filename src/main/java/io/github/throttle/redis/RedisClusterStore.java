@@ -9,17 +9,14 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -63,14 +60,11 @@ final class RedisClusterStore implements Store {
     private final LazyConnection<StatefulRedisClusterConnection<String, String>> connection;
 
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout) {
-        this(seeds, timeout, 0, Optional.empty());
+        this(seeds, timeout, 0);
     }
 
-    /**
-     * @param expirySlackMillis kept after a key's last weight leaves its windows (tests)
-     * @param eventLoops        the server's event loops for Lettuce's sockets; empty: Lettuce's own threads
-     */
-    public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis, Optional<Supplier<EventLoopGroup>> eventLoops) {
+    /** @param expirySlackMillis kept after a key's last weight leaves its windows (tests) */
+    public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis) {
         if (seeds.isEmpty()) {
             throw new IllegalArgumentException("a Redis Cluster needs at least one seed URI");
         }
@@ -79,7 +73,7 @@ final class RedisClusterStore implements Store {
         for (RedisURI seed : this.seeds) {
             seed.setTimeout(timeout);
         }
-        this.resources = ClientSetup.resources(eventLoops);
+        this.resources = ClientSetup.resources();
         this.client = RedisClusterClient.create(resources, this.seeds);
         client.setOptions(ClientSetup.clusterOptions(timeout));
         // the asynchronous connect needs the slot map first; loading it never blocks the caller

@@ -8,13 +8,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * Counts in Redis (standalone, or a Sentinel-managed primary): one {@code EVALSHA} of
@@ -38,15 +35,10 @@ public final class RedisStore implements Store {
 
     /** @param expirySlackMillis kept after a key's last weight leaves its windows (tests) */
     public RedisStore(RedisURI uri, Duration timeout, long expirySlackMillis) {
-        this(uri, timeout, expirySlackMillis, Optional.empty());
-    }
-
-    /** @param eventLoops the server's event loops for Lettuce's socket; empty: Lettuce's own threads */
-    public RedisStore(RedisURI uri, Duration timeout, long expirySlackMillis, Optional<Supplier<EventLoopGroup>> eventLoops) {
         this.uri = uri;
         this.expirySlackMillis = expirySlackMillis;
         uri.setTimeout(timeout);
-        this.resources = ClientSetup.resources(eventLoops);
+        this.resources = ClientSetup.resources();
         this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientSetup.options(timeout));
         this.connection = new LazyConnection<>(() -> client.connectAsync(StringCodec.UTF8, uri));

@@ -3,11 +3,8 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Store;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
-import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /** Opens the Redis store that {@code throttle.redis.*} describes. */
 public final class RedisStores {
@@ -25,16 +22,11 @@ public final class RedisStores {
      *                                  cannot be read
      */
     public static Store open(String uri, boolean cluster, Duration timeout) {
-        return open(uri, cluster, timeout, Optional.empty());
-    }
-
-    /** As above; {@code eventLoops}: the server's event loops for Lettuce's sockets, empty for Lettuce's own threads. */
-    public static Store open(String uri, boolean cluster, Duration timeout, Optional<Supplier<EventLoopGroup>> eventLoops) {
         try {
             var parsed = RedisUris.parse(uri, cluster);
             warnIfUnverified(parsed.get(0));
-            Store store = cluster ? new RedisClusterStore(parsed, timeout, 0, eventLoops)
-                    : new RedisStore(parsed.get(0), timeout, 0, eventLoops);
+            Store store = cluster ? new RedisClusterStore(parsed, timeout, 0)
+                    : new RedisStore(parsed.get(0), timeout, 0);
             // connect now, in the background, so that the first calls need not wait for a TLS handshake or a
             // cluster's slot map; a failure here only means the first call connects
             store.ping();
