@@ -29,6 +29,8 @@ final class LimitSet {
     /** Per limit, its resolvers as indexes into the target's; none = the caller's default identity. */
     private final int[][] resolversOf;
     private final boolean[] givesBack;
+    /** Whether a weigher gives some limit's weight. */
+    private final boolean weighed;
     private final Map<CallResult, Meters.Counter> calls;
 
     LimitSet(String plan, List<Limit> limits, long[] weights, int[] weigherOf, String[] bucketHeads, int[][] resolversOf,
@@ -40,6 +42,7 @@ final class LimitSet {
         this.bucketHeads = bucketHeads;
         this.resolversOf = resolversOf;
         this.givesBack = givesBack;
+        this.weighed = java.util.Arrays.stream(weigherOf).anyMatch(w -> w >= 0);
         this.calls = calls;
     }
 
@@ -82,6 +85,10 @@ final class LimitSet {
      * @throws IllegalStateException when a weigher answers a negative weight
      */
     long[] weigh(Caller caller, List<ThrottleWeight> weighers) {
+        if (!weighed) {
+            // fixed weights: read only, never changed
+            return weights;
+        }
         long[] asked = new long[weighers.size()];
         boolean[] done = new boolean[weighers.size()];
         long[] w = weights.clone();

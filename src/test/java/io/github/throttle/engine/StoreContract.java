@@ -309,22 +309,36 @@ public abstract class StoreContract {
     void sixtyFourThreadsRacingOnOneIdentityGetExactlyTheLimit() throws Exception {
         Limit limit = Limit.fixed(100, HOUR);
         String key = freshKey();
-        int threads = 64;
-        int perThread = 10;
         AtomicInteger allowed = new AtomicInteger();
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        race(64, 10, (t, i) -> {
+            if (call(SIX_PM + i, key, limit).allowed()) {
+                allowed.incrementAndGet();
+            }
+        }, errors);
+        assertTrue(errors.isEmpty(), () -> "errors: " + errors);
+        assertEquals(100, allowed.get());
+        assertEquals(0, peek(SIX_PM + 20, key, limit).remaining());
+    }
+
+    /** One step of a racing thread: its {@code i}-th call on thread {@code t}. */
+    protected interface Step {
+        void run(int t, int i) throws Exception;
+    }
+
+    /** Runs {@code perThread} steps on each of {@code threads} threads, all started at once; failures go to {@code errors}. */
+    protected static void race(int threads, int perThread, Step step, ConcurrentLinkedQueue<Throwable> errors) throws Exception {
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             Future<?>[] fs = new Future<?>[threads];
             for (int t = 0; t < threads; t++) {
+                int thread = t;
                 fs[t] = pool.submit(() -> {
                     try {
                         start.await();
                         for (int i = 0; i < perThread; i++) {
-                            if (call(SIX_PM + i, key, limit).allowed()) {
-                                allowed.incrementAndGet();
-                            }
+                            step.run(thread, i);
                         }
                     } catch (Throwable e) {
                         errors.add(e);
@@ -339,9 +353,6 @@ public abstract class StoreContract {
         } finally {
             pool.shutdownNow();
         }
-        assertTrue(errors.isEmpty(), () -> "errors: " + errors);
-        assertEquals(100, allowed.get());
-        assertEquals(0, peek(SIX_PM + 20, key, limit).remaining());
     }
 
     /** An allowed or denied call whose weight may be given back, as the store answered it. */
@@ -434,45 +445,21 @@ public abstract class StoreContract {
     void concurrentCallsThatGiveBackOnSuccessNeverCountMoreFailuresThanTheLimit() throws Exception {
         Limit limit = Limit.fixed(5, HOUR);
         String key = freshKey();
-        int threads = 64;
         AtomicInteger failures = new AtomicInteger();
         AtomicInteger passed = new AtomicInteger();
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            Future<?>[] fs = new Future<?>[threads];
-            for (int t = 0; t < threads; t++) {
-                int id = t;
-                fs[t] = pool.submit(() -> {
-                    try {
-                        start.await();
-                        for (int i = 0; i < 20; i++) {
-                            Charge c = charge(SIX_PM + i, 1, key, limit);
-                            if (!c.allowed()) {
-                                continue;
-                            }
-                            passed.incrementAndGet();
-                            // while its outcome is pending, the call holds its weight; one in three fails and keeps it
-                            if ((id + i) % 3 == 0) {
-                                failures.incrementAndGet();
-                            } else {
-                                giveBack(c);
-                            }
-                        }
-                    } catch (Throwable e) {
-                        errors.add(e);
-                    }
-                    return null;
-                });
+        race(64, 20, (t, i) -> {
+            Charge c = charge(SIX_PM + i, 1, key, limit);
+            if (c.allowed()) {
+                passed.incrementAndGet();
+                // while its outcome is pending, the call holds its weight; one in three fails and keeps it
+                if ((t + i) % 3 == 0) {
+                    failures.incrementAndGet();
+                } else {
+                    giveBack(c);
+                }
             }
-            start.countDown();
-            for (Future<?> f : fs) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        }, errors);
         assertTrue(errors.isEmpty(), () -> "errors: " + errors);
         assertEquals(5, failures.get(), "failures fill the limit, never more");
         assertTrue(passed.get() > 5, "successes gave their weight back: " + passed.get());

@@ -21,7 +21,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -140,7 +139,7 @@ class RedisClusterStoreTest extends StoreContract {
         // the user's quota runs out long before the address's: every denial comes from the user's primary
         AtomicInteger allowed = new AtomicInteger();
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        race(64, 10, i -> {
+        race(64, 10, (t, i) -> {
             StoreCall c = StoreCall.builder(SIX_PM + i, true).add(user, limit, 1, 0).add(ip, loose, 1, 1).build();
             if (store.decide(c).toCompletableFuture().join().allowed()) {
                 allowed.incrementAndGet();
@@ -286,37 +285,6 @@ class RedisClusterStoreTest extends StoreContract {
                 throw new IllegalStateException("calls stalled at " + done.get());
             }
             Thread.onSpinWait();
-        }
-    }
-
-    private interface Step {
-        void run(int i) throws Exception;
-    }
-
-    private static void race(int threads, int perThread, Step step, ConcurrentLinkedQueue<Throwable> errors) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                fs.add(pool.submit(() -> {
-                    try {
-                        start.await();
-                        for (int i = 0; i < perThread; i++) {
-                            step.run(i);
-                        }
-                    } catch (Throwable e) {
-                        errors.add(e);
-                    }
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> f : fs) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
         }
     }
 }

@@ -57,6 +57,25 @@ class RedisFaultsUnderLoadTest {
                     "after", new AtomicInteger(), "between", new AtomicInteger());
         }
         final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+
+        /** Counts an answer of {@code phase} and wakes whoever waits for answers. */
+        synchronized void answered(Map<String, AtomicInteger> how, String phase) {
+            how.get(phase).incrementAndGet();
+            notifyAll();
+        }
+
+        /** Waits, woken by answers, until {@code phase} has at least {@code n} counted answers; false after the timeout. */
+        synchronized boolean awaitCounted(String phase, int n, long timeoutSeconds) throws InterruptedException {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (counted.get(phase).get() < n) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
+        }
     }
 
     /** One caller: a request, then the next when it is answered, until told to stop. */
@@ -77,7 +96,7 @@ class RedisFaultsUnderLoadTest {
             } else if (r.statusCode() != 200) {
                 seen.errors.add(phase + " " + path + ": " + r.statusCode() + " " + r.body());
             } else {
-                (r.headers().firstValue("RateLimit").isPresent() ? seen.counted : seen.uncounted).get(phase).incrementAndGet();
+                seen.answered(r.headers().firstValue("RateLimit").isPresent() ? seen.counted : seen.uncounted, phase);
             }
             call(seen, caller, n + 1, done);
         });
@@ -92,25 +111,22 @@ class RedisFaultsUnderLoadTest {
             callers.add(done);
             call(seen, i, 0, done);
         }
-        Thread.sleep(1000);
+        assertTrue(seen.awaitCounted("warm-up", 100, 30), "the callers never got going: " + seen.counted);
         assertEquals("OK", RedisResource.command("SCRIPT", "FLUSH"));
         seen.phase = "flush";
+        // each flush waits for fresh answers, so that every flush meets calls that need the script again
         int flushes = 0;
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        while (System.nanoTime() < until) {
+        while (flushes < 40) {
+            assertTrue(seen.awaitCounted("flush", 5 * (flushes + 1), 30), "calls stopped during the flushes: " + seen.counted);
             assertEquals("OK", RedisResource.command("SCRIPT", "FLUSH"));
             flushes++;
-            Thread.sleep(20);
         }
         seen.phase = "restart";
         RedisResource.redis.restart();
         // counting resumes on its own: wait until a caller is counted again, at most 10 s
-        until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (seen.counted.get("restart").get() == 0 && System.nanoTime() < until) {
-            Thread.sleep(20);
-        }
+        seen.awaitCounted("restart", 1, 10);
         seen.phase = "after";
-        Thread.sleep(1500);
+        seen.awaitCounted("after", 100, 30);
         seen.stop = true;
         CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         System.out.println("under load: " + flushes + " SCRIPT FLUSH, then a restart; counted " + seen.counted + ", uncounted " + seen.uncounted);
