@@ -58,13 +58,14 @@ final class DenyCache {
      * figures, with every wait counted down to now; null otherwise.
      */
     Decision denied(StoreCall call, String plan) {
-        Entry e = entries.get(key(call, plan));
+        String key = key(call, plan);
+        Entry e = entries.get(key);
         if (e == null) {
             return null;
         }
         long now = clock.millis();
         if (now >= e.until()) {
-            entries.remove(key(call, plan), e);
+            entries.remove(key, e);
             return null;
         }
         for (int p = 0; p < call.pairCount(); p++) {
@@ -98,10 +99,11 @@ final class DenyCache {
 
     /** Forgets every denial of a call that touched one of these keys. */
     void forget(String... keys) {
+        List<String> forgotten = List.of(keys);
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
             Entry e = it.next();
             for (String k : e.keys()) {
-                if (List.of(keys).contains(k)) {
+                if (forgotten.contains(k)) {
                     it.remove();
                     break;
                 }
