@@ -13,12 +13,16 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * Turns store calls into {@link Decision}s: picks the clock, bounds every store call by the timeout, and
  * applies the failure policy. After a failure the store is not asked again for {@code openPeriod}
- * (callers get the failure decision at once); then one call probes it. A failure episode is logged once
- * when it starts (at the store's {@link Store#severity severity} for its cause) and once when it ends.
+ * (callers get the failure decision at once); then one call probes it. Any store call that is answered ends
+ * the episode at once, the readiness check's {@link #reachable probe} included, so that the check and the
+ * decisions never disagree. A failure episode is logged once when it starts (at the store's
+ * {@link Store#severity severity} for its cause) and once when it ends.
  */
 public final class Decider {
 
@@ -77,27 +81,13 @@ public final class Decider {
             probe = true;
         }
         boolean isProbe = probe;
-        long started = System.nanoTime();
-        CompletableFuture<StoreReply> reply;
-        try {
-            reply = store.decide(call).toCompletableFuture();
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        // a reply that is already in (the embedded store) schedules no timeout and runs the handler at once
-        return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((r, e) -> {
+        return ask(() -> store.decide(call), (r, failure) -> {
             if (isProbe) {
                 probing.set(false);
             }
-            if (e != null) {
-                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
-                        System.nanoTime() - started);
-                onFailure(cause);
+            if (failure != null) {
                 return failure();
             }
-            timer.record(StoreCallTimer.SUCCESS, System.nanoTime() - started);
-            onSuccess();
             Decision d = decision(r, call, limits);
             if (r.allowed() && call.returnable()) {
                 StoreCall back = call.givingBack();
@@ -117,35 +107,44 @@ public final class Decider {
      * weight that cannot be given back stays counted (the safe side), and the failure is logged as any other.
      */
     private CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
-        long started = System.nanoTime();
-        CompletableFuture<Void> done;
-        try {
-            done = store.giveBack(call, subBuckets).toCompletableFuture();
-        } catch (RuntimeException e) {
-            done = CompletableFuture.failedFuture(e);
-        }
-        return done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ok, e) -> {
-            if (e != null) {
-                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
-                        System.nanoTime() - started);
-                onFailure(cause);
-            } else {
-                timer.record(StoreCallTimer.SUCCESS, System.nanoTime() - started);
-            }
-            return null;
-        });
+        return ask(() -> store.giveBack(call, subBuckets), (ok, failure) -> null);
     }
 
-    /** Whether the store answers one cheap request within the timeout (never completes exceptionally). */
-    public CompletionStage<Boolean> reachable() {
-        CompletableFuture<Void> ping;
+    /**
+     * Whether the store can decide: {@code probe}, a call of the store's own that no caller is charged for, is
+     * answered within the timeout. The answer is the store's state for calls too: a probe answered ends a
+     * failure episode, so the next call asks the store; one not answered starts one. Never completes
+     * exceptionally.
+     */
+    public CompletionStage<Boolean> reachable(StoreCall probe) {
+        return ask(() -> store.decide(probe), (r, failure) -> failure == null);
+    }
+
+    /**
+     * Sends one store call, bounded by the timeout and timed, and ends or starts a failure episode by its
+     * outcome; {@code then} gets the reply, or null and the failure's cause.
+     */
+    private <T, R> CompletionStage<R> ask(Supplier<CompletionStage<T>> call, BiFunction<T, Throwable, R> then) {
+        long started = System.nanoTime();
+        CompletableFuture<T> reply;
         try {
-            ping = store.ping().toCompletableFuture();
+            reply = call.get().toCompletableFuture();
         } catch (RuntimeException e) {
-            ping = CompletableFuture.failedFuture(e);
+            reply = CompletableFuture.failedFuture(e);
         }
-        return ping.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ok, e) -> e == null);
+        // a reply that is already in (the embedded store) schedules no timeout and runs the handler at once
+        return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((r, e) -> {
+            if (e == null) {
+                timer.record(StoreCallTimer.SUCCESS, System.nanoTime() - started);
+                onSuccess();
+                return then.apply(r, null);
+            }
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
+                    System.nanoTime() - started);
+            onFailure(cause);
+            return then.apply(null, cause);
+        });
     }
 
     /** Whether a store that cannot be asked gets calls denied ({@code throttle.on-store-failure=deny}). */

@@ -26,8 +26,12 @@ public interface Store extends AutoCloseable {
     /** What kind of store this is, for metrics and health: {@code memory}, {@code redis}, {@code redis-cluster}, {@code redis-sentinel}. */
     String kind();
 
-    /** Completes when the store answers one cheap request (the readiness check); exceptionally when it cannot. */
-    default CompletionStage<Void> ping() {
+    /**
+     * Gets ready to decide, in the background: connects and loads what decisions need (Redis: the script, on
+     * every primary), so that the first call pays neither. Completes exceptionally when the store cannot be
+     * reached, which only means that the first call connects.
+     */
+    default CompletionStage<Void> prepare() {
         return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
 

@@ -25,6 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Limiter implements AutoCloseable {
 
     private static final Decision UNLIMITED = Decision.unmetered().onPlan(PlanLists.UNLIMITED);
+    /**
+     * The readiness check's probe, recorded on a key of its own: a store that can only read (an out-of-memory
+     * Redis still runs a script that does not write) cannot decide. It holds one second of probes, far below this.
+     */
+    private static final Limit PROBE_LIMIT = Limit.fixed(1_000_000, 1000);
 
     private final ThrottleSettings settings;
     private final KeyCodec codec;
@@ -32,6 +37,7 @@ public final class Limiter implements AutoCloseable {
     private final Targets targets;
     private final Plans plans;
     private final DenyCache denyCache;
+    private final String probeKey;
     /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
     private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
 
@@ -43,6 +49,7 @@ public final class Limiter implements AutoCloseable {
         this.targets = targets;
         this.plans = targets.plans();
         this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
+        this.probeKey = codec.key(codec.bucketHead("throttle-readiness"), "probe");
     }
 
     public ThrottleSettings settings() {
@@ -149,9 +156,14 @@ public final class Limiter implements AutoCloseable {
         return denyCache.entries();
     }
 
-    /** Whether the store answers within the timeout, for the readiness check. */
+    /**
+     * Whether the store can decide, for the readiness check: a call recorded on a key of its own (no caller is
+     * charged), answered within the timeout. Its answer also ends (or starts) a failure episode, so calls and the
+     * check agree.
+     */
     public CompletionStage<Boolean> storeReachable() {
-        return decider.reachable();
+        StoreCall probe = StoreCall.builder(decider.now(), true).add(probeKey, PROBE_LIMIT, 1, 0).build();
+        return decider.reachable(probe);
     }
 
     /** What kind of store counts: {@code memory}, {@code redis}, {@code redis-cluster}, {@code redis-sentinel}. */

@@ -222,8 +222,8 @@ final class RedisClusterStore implements Store {
     }
 
     @Override
-    public CompletionStage<Void> ping() {
-        return connection.get().thenCompose(c -> c.async().ping()).thenApply(pong -> null);
+    public CompletionStage<Void> prepare() {
+        return connection.get().thenCompose(c -> c.async().scriptLoad(SlidingWindowScript.TEXT)).thenApply(sha -> null);
     }
 
     @Override

@@ -27,9 +27,9 @@ public final class RedisStores {
             warnIfUnverified(parsed.get(0));
             Store store = cluster ? new RedisClusterStore(parsed, timeout, 0)
                     : new RedisStore(parsed.get(0), timeout, 0);
-            // connect now, in the background, so that the first calls need not wait for a TLS handshake or a
-            // cluster's slot map; a failure here only means the first call connects
-            store.ping();
+            // connect and load the script now, in the background, so that the first calls need not wait for a TLS
+            // handshake, a cluster's slot map or a NOSCRIPT; a failure here only means the first call connects
+            store.prepare();
             return store;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("throttle.redis.uri=" + RedisUris.redact(uri) + " is invalid: " + e.getMessage());

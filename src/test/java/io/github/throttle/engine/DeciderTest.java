@@ -107,4 +107,39 @@ class DeciderTest {
         d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertEquals(3, store.calls.get(), "closed again: every call asks the store");
     }
+
+    private final StoreCall probe = StoreCall.builder(-1, true).add("probe", limit, 1, 0).build();
+
+    @Test
+    void onceTheReadinessProbeIsAnsweredTheNextCallIsDecidedByTheStoreUnderEitherPolicy() {
+        for (boolean deny : new boolean[] {true, false}) {
+            UnreachableStore store = new UnreachableStore();
+            // an open period that the clock never leaves: only the probe can end the episode
+            Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny, Duration.ofHours(1));
+            Decision failed = d.decide(call, List.of(limit)).toCompletableFuture().join();
+            assertTrue(failed.isUnmetered());
+            assertFalse(d.reachable(probe).toCompletableFuture().join(), "the store still fails");
+            assertTrue(d.decide(call, List.of(limit)).toCompletableFuture().join().isUnmetered(), "still in the episode");
+
+            store.answer = new StoreReply(true, new long[] {9, 1000, 0});
+            assertTrue(d.reachable(probe).toCompletableFuture().join());
+            int before = store.calls.get();
+            Decision next = d.decide(call, List.of(limit)).toCompletableFuture().join();
+            assertEquals(before + 1, store.calls.get(), "the store was asked");
+            assertFalse(next.isUnmetered(), "deny=" + deny);
+            assertEquals(9, next.remaining());
+        }
+    }
+
+    @Test
+    void aReadinessProbeThatFailsStartsAFailureEpisode() {
+        UnreachableStore store = new UnreachableStore();
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), true, Duration.ofHours(1));
+        assertFalse(d.reachable(probe).toCompletableFuture().join());
+        int asked = store.calls.get();
+        Decision next = d.decide(call, List.of(limit)).toCompletableFuture().join();
+        assertFalse(next.allowed());
+        assertTrue(next.isUnmetered());
+        assertEquals(asked, store.calls.get(), "the open period keeps calls off the failed store");
+    }
 }

@@ -83,6 +83,6 @@ class RedisAclUserTest extends StoreContract {
         store.reset(key).toCompletableFuture().join();
         assertEquals(0, a.exists(key));
         assertEquals(2, call(SIX_PM + 2, key, limit).remaining());
-        store.ping().toCompletableFuture().join();
+        store.prepare().toCompletableFuture().join();
     }
 }

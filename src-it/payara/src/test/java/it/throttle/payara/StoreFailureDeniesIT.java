@@ -1,6 +1,7 @@
 package it.throttle.payara;
 
 import it.throttle.scenarios.Observability;
+import it.throttle.scenarios.StoreOutage;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
@@ -8,11 +9,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -61,33 +60,21 @@ class StoreFailureDeniesIT {
     }
 
     @Test
-    public void readinessIsDownWhileRedisIsDeadAndUpAgainOnceItIsBack() {
+    public void readinessIsDownWhileRedisIsDeadAndOnceUpAgainCallsAreCounted() {
         Response up = observed().readiness();
         up.then().statusCode(200);
         assertEquals("UP", Observability.throttleCheck(up).get("status"), up.asString());
+        StoreOutage outage = new StoreOutage(observed(), payara.port(), true);
 
         redis.kill();
         try {
-            await("readiness DOWN", () -> observed().readiness().statusCode() == 503);
-            Response down = observed().readiness();
-            Map<String, Object> check = Observability.throttleCheck(down);
-            assertEquals("DOWN", down.jsonPath().getString("status"), down.asString());
-            assertEquals("DOWN", check.get("status"), down.asString());
-            assertEquals("redis", Observability.data(check, "store"), down.asString());
-            assertEquals("false", Observability.data(check, "reachable"), down.asString());
+            outage.whileRedisIsDead();
             // throttled calls are refused, the rest of the application serves
-            get("/it/fixed").then().statusCode(503);
             get("/it/open").then().statusCode(200);
         } finally {
             redis.restart();
         }
-
-        await("readiness UP again", () -> observed().readiness().statusCode() == 200);
-        Response again = observed().readiness();
-        Map<String, Object> check = Observability.throttleCheck(again);
-        assertEquals("UP", check.get("status"), again.asString());
-        assertEquals("true", Observability.data(check, "reachable"), again.asString());
-        awaitCounting();
+        outage.onceReachableCallsAreCounted();
     }
 
     @Test
@@ -106,15 +93,8 @@ class StoreFailureDeniesIT {
         awaitCounting();
     }
 
-    /** Waits until the application reaches the restarted Redis and counts again. */
+    /** Checks that, once readiness reports the restarted Redis reachable, calls are counted. */
     private void awaitCounting() {
-        await("calls are counted again", () -> {
-            Response r = get("/it/fixed");
-            return r.statusCode() == 200 && r.header("RateLimit") != null;
-        });
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        Observability.await(what, Duration.ofSeconds(30), condition);
+        new StoreOutage(observed(), payara.port(), true).onceReachableCallsAreCounted();
     }
 }

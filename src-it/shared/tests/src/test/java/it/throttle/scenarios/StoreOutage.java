@@ -1,0 +1,91 @@
+package it.throttle.scenarios;
+
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A Redis outage as an orchestrator and a client see it: the readiness check {@code throttle} and the
+ * decisions agree. While Redis is dead the check says so ({@code DOWN} with {@code on-store-failure=deny},
+ * {@code UP} but {@code reachable: false} with {@code allow}) and throttled calls get the failure decision; once
+ * the check reports Redis reachable again, the very next calls are counted — no grace period, no sleep.
+ *
+ * <p>Uses {@code GET /it/fixed} of the shared application: 3 calls an hour per client.
+ */
+public final class StoreOutage {
+
+    private static final String PATH = "/it/fixed";
+    private static final int LIMIT = 3;
+    /** Only a real fault makes a condition wait this long: a reconnect takes a second or two even on a loaded machine. */
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** Clients of this class only (TEST-NET-1), so that no other scenario spends their quota. */
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    private final Observability observed;
+    private final int port;
+    private final boolean denies;
+
+    /**
+     * @param port   the application's HTTP port
+     * @param denies whether it runs with {@code throttle.on-store-failure=deny}
+     */
+    public StoreOutage(Observability observed, int port, boolean denies) {
+        this.observed = observed;
+        this.port = port;
+        this.denies = denies;
+    }
+
+    /** Checks the application while Redis is dead: readiness says so, and a throttled call gets the failure decision. */
+    public void whileRedisIsDead() {
+        Observability.await("readiness reports Redis unreachable", DEADLINE,
+                () -> "false".equals(Observability.data(Observability.throttleCheck(observed.readiness()), "reachable")));
+        Response r = observed.readiness();
+        String status = denies ? "DOWN" : "UP";
+        assertEquals(denies ? 503 : 200, r.statusCode(), r.asString());
+        assertEquals(status, r.jsonPath().getString("status"), r.asString());
+        assertEquals(status, Observability.throttleCheck(r).get("status"), r.asString());
+        assertEquals("redis", Observability.data(Observability.throttleCheck(r), "store"), r.asString());
+        if (denies) {
+            asNewClient().then().statusCode(503);
+        } else {
+            asNewClient().then().statusCode(200).header("RateLimit", nullValue());
+        }
+    }
+
+    /**
+     * After Redis was started again: waits for the readiness check to report it reachable (and {@code UP}), then
+     * requires the next calls to be counted: a new client gets {@value #LIMIT} calls with rate-limit fields, then 429.
+     */
+    public void onceReachableCallsAreCounted() {
+        Observability.await("readiness reports Redis reachable again", DEADLINE,
+                () -> "true".equals(Observability.data(Observability.throttleCheck(observed.readiness()), "reachable")));
+        Response ready = observed.readiness();
+        assertEquals(200, ready.statusCode(), ready.asString());
+        assertEquals("UP", Observability.throttleCheck(ready).get("status"), ready.asString());
+
+        String client = newClient();
+        for (int i = 0; i < LIMIT; i++) {
+            as(client).then().statusCode(200).header("RateLimit", notNullValue());
+        }
+        as(client).then().statusCode(429);
+    }
+
+    private Response asNewClient() {
+        return as(newClient());
+    }
+
+    private Response as(String client) {
+        return RestAssured.given().baseUri("http://127.0.0.1").port(port).header("X-Forwarded-For", client).get(PATH);
+    }
+
+    private static String newClient() {
+        int n = CLIENTS.getAndIncrement();
+        return "192.0." + (2 + n / 254 % 200) + "." + (1 + n % 254);
+    }
+}

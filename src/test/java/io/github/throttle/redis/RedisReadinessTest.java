@@ -1,0 +1,144 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.Decision;
+import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Store;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.testing.AclUser;
+import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the readiness check asks a real Redis, and what its answer means for calls: reachable means the store can
+ * decide (the script runs and records, on a key no caller uses), and a reachable answer ends a failure episode
+ * at once. The decider's
+ * open period is an hour of a clock that never moves, so only the check can end an episode here.
+ */
+class RedisReadinessTest {
+
+    private static final Limit LIMIT = Limit.fixed(2, 3_600_000);
+    private static final List<Limit> LIMITS = List.of(LIMIT);
+    /** Only a real fault makes a wait this long: a reconnect takes a second or two even on a loaded machine. */
+    private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    private static Decider decider(Store store, boolean deny) {
+        return new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny, Duration.ofHours(1));
+    }
+
+    /** As the limiter's check: one recorded on a key of its own, which expires a second later. */
+    private static StoreCall probe() {
+        return StoreCall.builder(-1, true).add("throttle:throttle-readiness:probe", Limit.fixed(1_000_000, 1000), 1, 0).build();
+    }
+
+    private static StoreCall call(String key) {
+        return StoreCall.builder(-1, true).add(key, LIMIT, 1, 0).build();
+    }
+
+    private static boolean reachable(Decider d) {
+        return d.reachable(probe()).toCompletableFuture().join();
+    }
+
+    private static Decision decide(Decider d, String key) {
+        return d.decide(call(key), LIMITS).toCompletableFuture().join();
+    }
+
+    @Test
+    void onceTheCheckReachesARestartedRedisTheNextCallsAreCountedUnderEitherPolicy() {
+        for (boolean deny : new boolean[] {true, false}) {
+            try (RedisProcess redis = RedisProcess.start(); Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(2))) {
+                Decider d = decider(store, deny);
+                assertTrue(reachable(d));
+                assertEquals(1, decide(d, "throttle:r:before").remaining());
+
+                redis.kill();
+                Decision failed = decide(d, "throttle:r:during");
+                assertTrue(failed.isUnmetered(), "the failure decision");
+                assertEquals(!deny, failed.allowed());
+                assertFalse(reachable(d), "the check says Redis does not answer");
+
+                redis.restart();
+                long deadline = System.nanoTime() + DEADLINE_NANOS;
+                while (!reachable(d)) {
+                    assertTrue(System.nanoTime() < deadline, "Redis not reachable 30 s after its restart");
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+                }
+                String key = "throttle:r:after:" + deny;
+                Decision first = decide(d, key);
+                assertFalse(first.isUnmetered(), "decided by Redis, deny=" + deny);
+                assertEquals(1, first.remaining());
+                assertTrue(decide(d, key).allowed());
+                assertFalse(decide(d, key).allowed(), "the limit of 2 holds");
+            }
+        }
+    }
+
+    @Test
+    void theScriptIsLoadedAsSoonAsTheStoreIsOpened() {
+        try (RedisProcess redis = RedisProcess.start();
+             RedisClient admin = RedisClient.create();
+             StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(redis.uri()))) {
+            assertEquals(List.of(false), c.sync().scriptExists(SlidingWindowScript.SHA1));
+            try (Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(2))) {
+                store.prepare().toCompletableFuture().join();
+                assertEquals(List.of(true), c.sync().scriptExists(SlidingWindowScript.SHA1), "no NOSCRIPT for the first call");
+                assertEquals(0, c.sync().dbsize(), "loading charges nothing");
+            }
+        }
+    }
+
+    @Test
+    void aUserWhoMayNotRunTheScriptIsNotReachable() {
+        String readme = AclUser.readmeCommand(Path.of("README.md"));
+        try (RedisProcess redis = RedisProcess.start();
+             RedisClient admin = RedisClient.create();
+             StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(redis.uri()))) {
+            AclUser.run(c.sync(), readme);
+            try (Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
+                assertTrue(reachable(decider(store, true)), "the README's user");
+            }
+            c.sync().aclDeluser(AclUser.NAME);
+            AclUser.run(c.sync(), AclUser.without(readme, "+evalsha"));
+            try (Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
+                assertFalse(reachable(decider(store, true)), "PING would answer; the script does not run");
+            }
+            assertEquals(List.of(), c.sync().keys("throttle:r*"), "the check charges no caller");
+        }
+    }
+
+    @Test
+    void anOutOfMemoryRedisIsNotReachable() {
+        try (RedisProcess redis = RedisProcess.start("--maxmemory", "2mb", "--maxmemory-policy", "noeviction");
+             RedisClient admin = RedisClient.create();
+             StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(redis.uri()));
+             Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(2))) {
+            Decider d = decider(store, true);
+            assertTrue(reachable(d));
+            String filler = "x".repeat(1000);
+            try {
+                for (int i = 0; i < 10_000; i++) {
+                    c.sync().set("filler:" + i, filler);
+                }
+            } catch (io.lettuce.core.RedisCommandExecutionException e) {
+                assertTrue(e.getMessage().startsWith("OOM"), e.getMessage());
+            }
+            assertFalse(reachable(d), "a script that only reads would still run");
+            c.sync().configSet("maxmemory", "0");
+            assertTrue(reachable(d));
+        }
+    }
+}
