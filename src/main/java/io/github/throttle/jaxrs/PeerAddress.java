@@ -2,7 +2,6 @@ package io.github.throttle.jaxrs;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 
-import java.util.logging.Logger;
 
 /**
  * The address of the connection's peer. JAX-RS has no portable way to ask, so each runtime family has its
@@ -26,7 +25,7 @@ interface PeerAddress {
         if (resteasy != null) {
             return resteasy;
         }
-        Logger.getLogger(PeerAddress.class.getName()).warning("Throttle cannot see client addresses on this runtime ("
+        System.getLogger("io.github.throttle").log(System.Logger.Level.WARNING, "Throttle cannot see client addresses on this runtime ("
                 + ctx.getClass().getName() + ", no servlet API visible to the application): limits keyed by address"
                 + " have no address to count. Make the servlet API visible (on Open Liberty: the servlet feature).");
         return c -> null;

@@ -48,11 +48,6 @@ final class DenyCache {
         return clock.millis();
     }
 
-    /** What the cache holds now (tests). */
-    int entries() {
-        return entries.size();
-    }
-
     /**
      * The store's certain answer to {@code call} on {@code plan}, if a remembered denial covers it: the same
      * figures, with every wait counted down to now; null otherwise.

@@ -151,11 +151,6 @@ public final class Limiter implements AutoCloseable {
         return plans.mayBlock();
     }
 
-    /** How many denials the deny cache holds now. */
-    public int denyCacheEntries() {
-        return denyCache.entries();
-    }
-
     /**
      * Whether the store can decide, for the readiness check: a call recorded on a key of its own (no caller is
      * charged), answered within the timeout. Its answer also ends (or starts) a failure episode, so calls and the

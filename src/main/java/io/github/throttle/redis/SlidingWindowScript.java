@@ -50,8 +50,8 @@ public final class SlidingWindowScript {
     /**
      * The field prefix naming a limit's window inside an identity's hash, so that the windows of one bucket
      * never collide: duration and (unless a fixed window) precision in base 36, ending in {@code ';'} for a
-     * window kept as a chain, else {@code ':'} (a chain's fields once held decimal numbers: a key written
-     * that way is never read as packed).
+     * window kept as a chain, else {@code ':'}: a version with another ring size, sharing the Redis during a
+     * rolling upgrade, never reads a ring as a chain or the other way round.
      */
     public static String tag(Limit l) {
         return Long.toString(l.durationMillis(), 36)
