@@ -7,43 +7,56 @@ import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The limits of a target that apply to calls on one plan (or on none), in declaration order: each with the
- * weight it charges (fixed, or given by a weigher), the bucket it counts in, the resolvers that tell who is
- * charged and whether a successful call gives its weight back. Also where those calls are counted.
+ * The limits of a target that apply to calls on one plan (or on none), in declaration order, with all a call
+ * needs to be charged on them: per limit the bucket it counts in, who is charged (its resolvers) and how much
+ * (a fixed weight or a weigher), and whether a successful call gives its weight back. Also where those calls
+ * are counted.
  */
 final class LimitSet {
 
     /** The {@code plan} tag of calls on no plan. */
     static final String DEFAULT_PLAN = "default";
 
-    private final String plan;
-    private final List<Limit> limits;
-    private final long[] weights;
-    /** Per limit, the index of its weigher among the target's, or -1 for its fixed weight. */
-    private final int[] weigherOf;
-    private final String[] bucketHeads;
-    /** Per limit, its resolvers as indexes into the target's; none = the caller's default identity. */
-    private final int[][] resolversOf;
-    private final boolean[] givesBack;
-    /** Whether a weigher gives some limit's weight. */
-    private final boolean weighed;
-    private final Map<CallResult, Meters.Counter> calls;
+    /**
+     * One limit as charged.
+     *
+     * @param bucketHead the head of every key of its bucket
+     * @param weigher    gives the weight of each call; null for the fixed {@code weight}
+     * @param resolvers  who is charged; none: the caller's default identity
+     * @param givesBack  whether a successful call gives its weight back
+     */
+    record Charged(Limit limit, String bucketHead, long weight, ThrottleWeight weigher, List<TaggedResolver> resolvers,
+                   boolean givesBack) {
+    }
 
-    LimitSet(String plan, List<Limit> limits, long[] weights, int[] weigherOf, String[] bucketHeads, int[][] resolversOf,
-             boolean[] givesBack, Map<CallResult, Meters.Counter> calls) {
+    /**
+     * One call charged on these limits: the store call to make, or why no call of its weight could ever pass.
+     *
+     * @param call       null when overweight
+     * @param overweight why the call can never pass (a weight above its limit), or null
+     */
+    record Charge(StoreCall call, String overweight) {
+    }
+
+    private final String plan;
+    private final List<Charged> charged;
+    private final List<Limit> limits;
+    private final KeyCodec codec;
+    private final Map<CallResult, Meters.Counter> calls;
+    private final ReportLog reportLog;
+
+    LimitSet(String plan, List<Charged> charged, KeyCodec codec, Map<CallResult, Meters.Counter> calls, ReportLog reportLog) {
         this.plan = plan;
-        this.limits = limits;
-        this.weights = weights;
-        this.weigherOf = weigherOf;
-        this.bucketHeads = bucketHeads;
-        this.resolversOf = resolversOf;
-        this.givesBack = givesBack;
-        this.weighed = java.util.Arrays.stream(weigherOf).anyMatch(w -> w >= 0);
+        this.charged = List.copyOf(charged);
+        this.limits = charged.stream().map(Charged::limit).toList();
+        this.codec = codec;
         this.calls = calls;
+        this.reportLog = reportLog;
     }
 
     /** The plan these limits apply to; null for the default limits. */
@@ -55,99 +68,101 @@ final class LimitSet {
         return limits;
     }
 
+    /** Counts one call's result, and logs (at most once a minute) what report mode let through. */
     void count(CallResult result) {
         calls.get(result).increment();
-    }
-
-    /** Whether a limit charges the caller's default identity. */
-    boolean chargesDefaultIdentity() {
-        for (int[] of : resolversOf) {
-            if (of.length == 0) {
-                return true;
-            }
+        if (result == CallResult.WOULD_DENY) {
+            reportLog.wouldDeny();
         }
-        return false;
     }
 
     /** Whether a successful call gives weight back to some limit. */
     boolean givesBack() {
-        for (boolean b : givesBack) {
-            if (b) {
-                return true;
-            }
-        }
-        return false;
+        return charged.stream().anyMatch(Charged::givesBack);
     }
 
     /**
-     * The weight of this call for each limit; each weigher is asked once.
+     * Charges one call: weighs it (each weigher asked once), finds who is charged (each resolver asked once; one
+     * that cannot tell is replaced by the caller's default identity, never by a shared one) and builds the store
+     * call, each limit for each identity.
      *
+     * @param now the time to put in the store call (-1: the store's clock)
      * @throws IllegalStateException when a weigher answers a negative weight
      */
-    long[] weigh(Caller caller, List<ThrottleWeight> weighers) {
-        if (!weighed) {
-            // fixed weights: read only, never changed
-            return weights;
+    Charge charge(Caller caller, long now) {
+        long[] weights = new long[charged.size()];
+        List<ThrottleWeight> asked = new ArrayList<>(1);
+        List<Long> answers = new ArrayList<>(1);
+        boolean free = true;
+        for (int i = 0; i < weights.length; i++) {
+            Charged c = charged.get(i);
+            weights[i] = c.weigher() == null ? c.weight() : weigh(c.weigher(), caller, asked, answers);
+            if (weights[i] > c.limit().limit()) {
+                return new Charge(null, "This call weighs " + weights[i] + ", more than the " + c.limit().limit()
+                        + " that limit " + c.limit().policy() + " allows in a whole window; it can never pass. Send smaller calls.");
+            }
+            free &= weights[i] == 0;
         }
-        long[] asked = new long[weighers.size()];
-        boolean[] done = new boolean[weighers.size()];
-        long[] w = weights.clone();
-        for (int i = 0; i < w.length; i++) {
-            int of = weigherOf[i];
-            if (of >= 0) {
-                if (!done[of]) {
-                    asked[of] = weighers.get(of).weigh(caller);
-                    done[of] = true;
-                    if (asked[of] < 0) {
-                        throw new IllegalStateException(weighers.get(of).getClass().getName() + " weighed a call at "
-                                + asked[of] + "; a weight is 0 or more");
-                    }
-                }
-                w[i] = asked[of];
+        Identities identities = new Identities(caller);
+        StoreCall.Builder call = StoreCall.builder(now, !free);
+        for (int i = 0; i < weights.length; i++) {
+            Charged c = charged.get(i);
+            if (c.resolvers().isEmpty()) {
+                call.add(codec.key(c.bucketHead(), identities.fallback()), c.limit(), weights[i], i, c.givesBack());
+            }
+            for (TaggedResolver r : c.resolvers()) {
+                call.add(codec.key(c.bucketHead(), identities.of(r)), c.limit(), weights[i], i, c.givesBack());
             }
         }
+        return new Charge(call.build(), null);
+    }
+
+    /** The weigher's answer for this call, asking it only the first time. */
+    private static long weigh(ThrottleWeight weigher, Caller caller, List<ThrottleWeight> asked, List<Long> answers) {
+        int known = asked.indexOf(weigher);
+        if (known >= 0) {
+            return answers.get(known);
+        }
+        long w = weigher.weigh(caller);
+        if (w < 0) {
+            throw new IllegalStateException(weigher.getClass().getName() + " weighed a call at " + w + "; a weight is 0 or more");
+        }
+        asked.add(weigher);
+        answers.add(w);
         return w;
     }
 
-    /** Why no call of these weights could ever pass (a weight above its limit), or null. */
-    String overweight(long[] w) {
-        for (int i = 0; i < w.length; i++) {
-            if (w[i] > limits.get(i).limit()) {
-                return "This call weighs " + w[i] + ", more than the " + limits.get(i).limit() + " that limit "
-                        + limits.get(i).policy() + " allows in a whole window; it can never pass. Send smaller calls.";
-            }
-        }
-        return null;
-    }
+    /** The identities of one call, each resolver asked once. */
+    private static final class Identities {
+        private final Caller caller;
+        private final List<TaggedResolver> asked = new ArrayList<>(2);
+        private final List<String> answers = new ArrayList<>(2);
+        private String fallback;
 
-    /** Whether the call is free: nothing to charge. */
-    static boolean free(long[] w) {
-        for (long x : w) {
-            if (x != 0) {
-                return false;
-            }
+        Identities(Caller caller) {
+            this.caller = caller;
         }
-        return true;
-    }
 
-    /**
-     * The store call of one invocation: each limit for each identity charged.
-     *
-     * @param identities per resolver of the target its identity, then the default identity
-     */
-    StoreCall storeCall(String[] identities, long[] w, KeyCodec codec, long now) {
-        int fallback = identities.length - 1;
-        StoreCall.Builder call = StoreCall.builder(now, !free(w));
-        for (int i = 0; i < limits.size(); i++) {
-            int[] of = resolversOf[i];
-            if (of.length == 0) {
-                call.add(codec.key(bucketHeads[i], identities[fallback]), limits.get(i), w[i], i, givesBack[i]);
+        String of(TaggedResolver r) {
+            int known = asked.indexOf(r);
+            if (known >= 0) {
+                return answers.get(known);
             }
-            for (int r : of) {
-                call.add(codec.key(bucketHeads[i], identities[r]), limits.get(i), w[i], i, givesBack[i]);
+            String id = r.identify(caller);
+            if (id == null) {
+                id = fallback();
             }
+            asked.add(r);
+            answers.add(id);
+            return id;
         }
-        return call.build();
+
+        String fallback() {
+            if (fallback == null) {
+                fallback = TaggedResolver.defaultIdentity(caller);
+            }
+            return fallback;
+        }
     }
 
     @Override

@@ -86,30 +86,27 @@ public final class Limiter implements AutoCloseable {
         boolean report = target.report();
         String plan = plans.of(caller);
         if (PlanLists.BLOCKED.equals(plan)) {
-            if (report) {
-                target.countBlockedInReport();
-                return CompletableFuture.completedFuture(new Verdict(Decision.blocked(), CallResult.WOULD_DENY, true));
-            }
-            target.count(null, CallResult.BLOCKED);
-            return CompletableFuture.completedFuture(new Verdict(Decision.blocked(), CallResult.BLOCKED, false));
+            target.countBlocked();
+            CallResult result = report ? CallResult.WOULD_DENY : CallResult.BLOCKED;
+            return CompletableFuture.completedFuture(new Verdict(Decision.blocked(), result, report));
         }
         if (PlanLists.UNLIMITED.equals(plan)) {
-            target.count(null, CallResult.UNLIMITED);
+            target.countUnlimited();
             return CompletableFuture.completedFuture(new Verdict(UNLIMITED, CallResult.UNLIMITED, report));
         }
         LimitSet limits = target.limitsOn(plan);
-        long[] weights = limits.weigh(caller, target.weighers());
-        String overweight = limits.overweight(weights);
-        if (overweight != null) {
+        LimitSet.Charge charge = limits.charge(caller, decider.now());
+        if (charge.overweight() != null) {
             CallResult result = report ? CallResult.WOULD_DENY : CallResult.DENIED;
-            target.count(limits, result);
-            return CompletableFuture.completedFuture(new Verdict(Decision.unmetered().onPlan(limits.plan()), result, report, overweight));
+            limits.count(result);
+            return CompletableFuture.completedFuture(new Verdict(Decision.unmetered().onPlan(limits.plan()), result, report,
+                    charge.overweight()));
         }
-        StoreCall call = limits.storeCall(target.identify(caller), weights, codec, decider.now());
+        StoreCall call = charge.call();
         return decide(call, limits.limits(), limits.plan()).thenApply(d -> {
             Decision decision = call.record() ? d : free(d);
             CallResult result = CallResult.of(decision, report);
-            target.count(limits, result);
+            limits.count(result);
             return new Verdict(decision, result, report);
         });
     }

@@ -1,7 +1,5 @@
 package io.github.throttle.limiter;
 
-import io.github.throttle.Caller;
-import io.github.throttle.ThrottleWeight;
 import io.github.throttle.metrics.Meters;
 
 import java.lang.reflect.Method;
@@ -10,7 +8,7 @@ import java.util.Map;
 
 /**
  * A throttled method, resolved once from its configuration: its default limits and the limits of each plan it
- * names, the resolvers that tell who is charged and the weighers that tell how much.
+ * names (each {@link LimitSet} knows how to charge a call), and how calls on the reserved plans are counted.
  */
 public final class Target {
 
@@ -26,15 +24,11 @@ public final class Target {
     /** How calls on the reserved plans are counted: {@code unlimited}, then {@code blocked}. */
     private final Map<CallResult, Meters.Counter> unlimitedCalls;
     private final Map<CallResult, Meters.Counter> blockedCalls;
-    /** The resolvers of all limits, each once. */
-    private final List<TaggedResolver> resolvers;
-    private final List<ThrottleWeight> weighers;
-    private final boolean chargesDefaultIdentity;
     private final boolean givesBack;
 
     Target(Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
            ReportLog reportLog, LimitSet defaults, Map<String, LimitSet> byPlan, Map<CallResult, Meters.Counter> unlimitedCalls,
-           Map<CallResult, Meters.Counter> blockedCalls, List<TaggedResolver> resolvers, List<ThrottleWeight> weighers) {
+           Map<CallResult, Meters.Counter> blockedCalls) {
         this.method = method;
         this.name = name;
         this.enabled = enabled;
@@ -46,10 +40,6 @@ public final class Target {
         this.byPlan = Map.copyOf(byPlan);
         this.unlimitedCalls = unlimitedCalls;
         this.blockedCalls = blockedCalls;
-        this.resolvers = resolvers;
-        this.weighers = weighers;
-        this.chargesDefaultIdentity = defaults.chargesDefaultIdentity()
-                || byPlan.values().stream().anyMatch(LimitSet::chargesDefaultIdentity);
         this.givesBack = defaults.givesBack() || byPlan.values().stream().anyMatch(LimitSet::givesBack);
     }
 
@@ -106,47 +96,19 @@ public final class Target {
         return all;
     }
 
-    List<ThrottleWeight> weighers() {
-        return weighers;
+    /** Counts a call of a caller on plan {@code unlimited}. */
+    void countUnlimited() {
+        unlimitedCalls.get(CallResult.UNLIMITED).increment();
     }
 
-    /** Counts one call's result on {@code limits}, and logs (at most once a minute) what report mode let through. */
-    void count(LimitSet limits, CallResult result) {
-        switch (result) {
-            case UNLIMITED -> unlimitedCalls.get(result).increment();
-            case BLOCKED -> blockedCalls.get(result).increment();
-            default -> limits.count(result);
-        }
-        if (result == CallResult.WOULD_DENY) {
+    /** Counts a call of a caller on plan {@code blocked}: refused, or (report mode) let through and logged. */
+    void countBlocked() {
+        if (report) {
+            blockedCalls.get(CallResult.WOULD_DENY).increment();
             reportLog.wouldDeny();
+        } else {
+            blockedCalls.get(CallResult.BLOCKED).increment();
         }
-    }
-
-    /** Counts a call on plan {@code blocked} that report mode let through. */
-    void countBlockedInReport() {
-        blockedCalls.get(CallResult.WOULD_DENY).increment();
-        reportLog.wouldDeny();
-    }
-
-    /**
-     * Who is charged for a call: the identity of each resolver, in {@link #resolvers} order, then the caller's
-     * default identity (null when no limit is charged to it). A resolver that cannot tell is replaced by the
-     * default identity, never by a shared one.
-     */
-    String[] identify(Caller caller) {
-        int n = resolvers.size();
-        String[] identities = new String[n + 1];
-        for (int r = 0; r < n; r++) {
-            identities[r] = resolvers.get(r).identify(caller);
-            if (identities[r] == null) {
-                identities[n] = identities[n] != null ? identities[n] : TaggedResolver.defaultIdentity(caller);
-                identities[r] = identities[n];
-            }
-        }
-        if (identities[n] == null && chargesDefaultIdentity) {
-            identities[n] = TaggedResolver.defaultIdentity(caller);
-        }
-        return identities;
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.github.throttle.config.LimitConfig;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.KeyCodec;
-import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
 import org.eclipse.microprofile.config.Config;
@@ -120,57 +119,39 @@ public final class Targets {
     private synchronized Target build(Class<?> beanClass, Method method) {
         TargetConfig target = TargetConfig.read(config, beanClass, method, reportByDefault);
         String bucket = target.limits().isEmpty() ? target.target() : target.limits().get(0).bucket();
-        List<TaggedResolver> resolvers = new ArrayList<>();
-        List<ThrottleWeight> weighers = new ArrayList<>();
-        LimitSet defaults = limitSet(target, null, bucket, resolvers, weighers);
+        ReportLog reportLog = reportLogs.computeIfAbsent(bucket, b -> new ReportLog(b, clock));
+        LimitSet defaults = limitSet(target, null, bucket, reportLog);
         Map<String, LimitSet> byPlan = new HashMap<>();
         for (String plan : target.plans()) {
-            byPlan.put(plan, limitSet(target, plan, bucket, resolvers, weighers));
+            byPlan.put(plan, limitSet(target, plan, bucket, reportLog));
         }
         plans.declare(target.plans());
-        ReportLog reportLog = reportLogs.computeIfAbsent(bucket, b -> new ReportLog(b, clock));
         return new Target(method, target.target(), target.enabled(), httpEndpoints.test(method), target.report(), bucket,
                 reportLog, defaults, byPlan, counters(bucket, PlanLists.UNLIMITED, CallResult.UNLIMITED),
-                counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY), List.copyOf(resolvers),
-                List.copyOf(weighers));
+                counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY));
     }
 
-    /** The limits of {@code target} on {@code plan} (null: its default limits), adding their resolvers and weighers. */
-    private LimitSet limitSet(TargetConfig target, String plan, String bucket, List<TaggedResolver> resolvers,
-                              List<ThrottleWeight> weighers) {
-        List<LimitConfig> configs = target.limits().stream().filter(c -> c.plan().equals(plan == null ? "" : plan)).toList();
-        int n = configs.size();
-        List<Limit> limits = new ArrayList<>(n);
-        long[] weights = new long[n];
-        int[] weigherOf = new int[n];
-        String[] bucketHeads = new String[n];
-        int[][] resolversOf = new int[n][];
-        boolean[] givesBack = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            LimitConfig c = configs.get(i);
-            limits.add(c.toLimit());
-            weights[i] = c.weight();
-            weigherOf[i] = c.weighed() ? indexOf(weighers, weigher(c)) : -1;
-            bucketHeads[i] = codec.bucketHead(c.bucket());
-            givesBack[i] = c.skipSuccessful();
-            if (givesBack[i]) {
-                givingBack.add(bucketHeads[i]);
+    /** The limits of {@code target} on {@code plan} (null: its default limits), with their resolvers and weighers. */
+    private LimitSet limitSet(TargetConfig target, String plan, String bucket, ReportLog reportLog) {
+        List<LimitSet.Charged> charged = new ArrayList<>();
+        for (LimitConfig c : target.limits()) {
+            if (!c.plan().equals(plan == null ? "" : plan)) {
+                continue;
             }
-            resolversOf[i] = new int[c.key().size()];
-            for (int k = 0; k < c.key().size(); k++) {
-                resolversOf[i][k] = indexOf(resolvers, resolver(c.key().get(k), c));
+            String head = codec.bucketHead(c.bucket());
+            if (c.skipSuccessful()) {
+                givingBack.add(head);
             }
+            List<TaggedResolver> resolvers = new ArrayList<>(c.key().size());
+            for (Class<? extends ThrottleKey> type : c.key()) {
+                resolvers.add(resolver(type, c));
+            }
+            charged.add(new LimitSet.Charged(c.toLimit(), head, c.weight(), c.weighed() ? weigher(c) : null, List.copyOf(resolvers),
+                    c.skipSuccessful()));
         }
         Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? LimitSet.DEFAULT_PLAN : plan, CallResult.ALLOWED,
                 CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED);
-        return new LimitSet(plan, List.copyOf(limits), weights, weigherOf, bucketHeads, resolversOf, givesBack, calls);
-    }
-
-    private static <T> int indexOf(List<T> list, T item) {
-        if (!list.contains(item)) {
-            list.add(item);
-        }
-        return list.indexOf(item);
+        return new LimitSet(plan, charged, codec, calls, reportLog);
     }
 
     private Map<CallResult, Meters.Counter> counters(String bucket, String plan, CallResult... results) {
@@ -183,36 +164,26 @@ public final class Targets {
 
     /** The weigher of a limit: one instance per class, shared by every target. */
     private ThrottleWeight weigher(LimitConfig c) {
-        return weighers.computeIfAbsent(c.weigher(), type -> {
-            Object instance;
-            try {
-                instance = instances.apply(type);
-            } catch (RuntimeException e) {
-                throw c.invalid("weigher", type.getName(), "cannot be created: " + e);
-            }
-            if (instance == null) {
-                throw c.invalid("weigher", type.getName(), "is neither a CDI bean nor a class with a public no-argument constructor");
-            }
-            return (ThrottleWeight) instance;
-        });
+        return weighers.computeIfAbsent(c.weigher(), type -> (ThrottleWeight) instance(type, c, "weigher"));
     }
 
+    /** A resolver of a limit: one instance per class, shared by every target. */
     private TaggedResolver resolver(Class<? extends ThrottleKey> type, LimitConfig c) {
-        TaggedResolver r = resolvers.get(type);
-        if (r == null) {
-            ThrottleKey instance;
-            try {
-                instance = (ThrottleKey) instances.apply(type);
-            } catch (RuntimeException e) {
-                throw c.invalid("key", type.getName(), "cannot be created: " + e);
-            }
-            if (instance == null) {
-                throw c.invalid("key", type.getName(), "is neither a CDI bean nor a class with a public no-argument constructor");
-            }
-            r = new TaggedResolver(instance);
-            resolvers.put(type, r);
+        return resolvers.computeIfAbsent(type, t -> new TaggedResolver((ThrottleKey) instance(t, c, "key")));
+    }
+
+    /** The instance of a class named by {@code member} of {@code c}: its CDI bean, or a new one. */
+    private Object instance(Class<?> type, LimitConfig c, String member) {
+        Object instance;
+        try {
+            instance = instances.apply(type);
+        } catch (RuntimeException e) {
+            throw c.invalid(member, type.getName(), "cannot be created: " + e);
         }
-        return r;
+        if (instance == null) {
+            throw c.invalid(member, type.getName(), "is neither a CDI bean nor a class with a public no-argument constructor");
+        }
+        return instance;
     }
 
     private record TargetId(Class<?> beanClass, Method method) {

@@ -81,8 +81,7 @@ class TargetTest {
 
     /** The store call a call on no plan makes, as the limiter builds it. */
     static StoreCall storeCall(Target target, Caller caller, KeyCodec codec, long now) {
-        LimitSet limits = target.limitsOn(null);
-        return limits.storeCall(target.identify(caller), limits.weigh(caller, target.weighers()), codec, now);
+        return target.limitsOn(null).charge(caller, now).call();
     }
 
     /** Each pair as "key quota weight", keys in the call's order. */
