@@ -1,6 +1,5 @@
 package io.github.throttle.redis;
 
-import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -8,7 +7,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.resource.ClientResources;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,16 +46,14 @@ import java.util.stream.Collectors;
  * reach its node leaves the weight counted until it leaves its window (the safe side). With the Redis
  * clock, each group is timed by its own primary's clock.
  */
-final class RedisClusterStore implements Store {
+final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnection<String, String>> {
 
     private static final int TRYAGAIN_ATTEMPTS = 50;
     private static final Executor TRYAGAIN_DELAY = CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS);
 
     private final List<RedisURI> seeds;
     private final long expirySlackMillis;
-    private final ClientResources resources;
     private final RedisClusterClient client;
-    private final LazyConnection<StatefulRedisClusterConnection<String, String>> connection;
 
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout) {
         this(seeds, timeout, 0);
@@ -73,12 +69,19 @@ final class RedisClusterStore implements Store {
         for (RedisURI seed : this.seeds) {
             seed.setTimeout(timeout);
         }
-        this.resources = ClientSetup.resources();
-        this.client = RedisClusterClient.create(resources, this.seeds);
+        this.client = RedisClusterClient.create(resources(), this.seeds);
         client.setOptions(ClientSetup.clusterOptions(timeout));
-        // the asynchronous connect needs the slot map first; loading it never blocks the caller
-        this.connection = new LazyConnection<>(() -> client.refreshPartitionsAsync()
-                .thenCompose(loaded -> client.connectAsync(StringCodec.UTF8)));
+    }
+
+    @Override
+    RedisClusterClient client() {
+        return client;
+    }
+
+    /** The asynchronous connect needs the slot map first; loading it never blocks the caller. */
+    @Override
+    CompletionStage<StatefulRedisClusterConnection<String, String>> connect() {
+        return client.refreshPartitionsAsync().thenCompose(loaded -> client.connectAsync(StringCodec.UTF8));
     }
 
     @Override
@@ -229,22 +232,5 @@ final class RedisClusterStore implements Store {
     @Override
     public String describe() {
         return "Redis Cluster at " + seeds.stream().map(RedisUris::redact).collect(Collectors.joining(","));
-    }
-
-    @Override
-    public String describe(Throwable failure) {
-        return RedisFailures.describe(failure);
-    }
-
-    @Override
-    public System.Logger.Level severity(Throwable failure) {
-        return RedisFailures.severity(failure);
-    }
-
-    @Override
-    public void close() {
-        connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

@@ -1,17 +1,14 @@
 package io.github.throttle.redis;
 
-import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.resource.ClientResources;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Counts in Redis (standalone, or a Sentinel-managed primary): one {@code EVALSHA} of
@@ -21,13 +18,11 @@ import java.util.concurrent.TimeUnit;
  * <p>The connection is opened on first use (again if that fails) and then reconnects on its own; while Redis
  * is unreachable, commands are rejected at once rather than queued, so no caller waits for a reconnect.
  */
-public final class RedisStore implements Store {
+public final class RedisStore extends LettuceStore<StatefulRedisConnection<String, String>> {
 
     private final RedisURI uri;
     private final long expirySlackMillis;
-    private final ClientResources resources;
     private final RedisClient client;
-    private final LazyConnection<StatefulRedisConnection<String, String>> connection;
 
     public RedisStore(String uri, Duration timeout) {
         this(RedisURI.create(uri), timeout, 0);
@@ -38,10 +33,18 @@ public final class RedisStore implements Store {
         this.uri = uri;
         this.expirySlackMillis = expirySlackMillis;
         uri.setTimeout(timeout);
-        this.resources = ClientSetup.resources();
-        this.client = RedisClient.create(resources, uri);
+        this.client = RedisClient.create(resources(), uri);
         client.setOptions(ClientSetup.options(timeout));
-        this.connection = new LazyConnection<>(() -> client.connectAsync(StringCodec.UTF8, uri));
+    }
+
+    @Override
+    RedisClient client() {
+        return client;
+    }
+
+    @Override
+    CompletionStage<StatefulRedisConnection<String, String>> connect() {
+        return client.connectAsync(StringCodec.UTF8, uri);
     }
 
     @Override
@@ -76,22 +79,5 @@ public final class RedisStore implements Store {
     @Override
     public String describe() {
         return "Redis at " + RedisUris.redact(uri);
-    }
-
-    @Override
-    public String describe(Throwable failure) {
-        return RedisFailures.describe(failure);
-    }
-
-    @Override
-    public System.Logger.Level severity(Throwable failure) {
-        return RedisFailures.severity(failure);
-    }
-
-    @Override
-    public void close() {
-        connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

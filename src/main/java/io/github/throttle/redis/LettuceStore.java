@@ -1,0 +1,49 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.engine.Store;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.resource.ClientResources;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the standalone and the cluster store share: their client's resources, the connection opened on first use,
+ * how their failures are told, and how they close.
+ *
+ * @param <C> the connection: to one server, or to a cluster
+ */
+abstract class LettuceStore<C extends StatefulConnection<String, String>> implements Store {
+
+    private final ClientResources resources = ClientSetup.resources();
+    final LazyConnection<C> connection = new LazyConnection<>(this::connect);
+
+    /** The resources to create the client with. */
+    final ClientResources resources() {
+        return resources;
+    }
+
+    /** The client, created with {@link #resources()}. */
+    abstract AbstractRedisClient client();
+
+    /** Opens the connection; called on first use, and again only if opening failed. */
+    abstract java.util.concurrent.CompletionStage<C> connect();
+
+    @Override
+    public final String describe(Throwable failure) {
+        return RedisFailures.describe(failure);
+    }
+
+    @Override
+    public final System.Logger.Level severity(Throwable failure) {
+        return RedisFailures.severity(failure);
+    }
+
+    @Override
+    public final void close() {
+        connection.close();
+        client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+}
