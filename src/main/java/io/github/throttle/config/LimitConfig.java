@@ -22,7 +22,6 @@ public record LimitConfig(String target, int index, int count, long limit, long 
                           String plan, Class<? extends ThrottleWeight> weigher, boolean skipSuccessful) {
 
     /** Plan names no annotation may use: the default limits' tag and the two reserved plans. */
-    public static final List<String> RESERVED_PLANS = List.of("default", "unlimited", "blocked");
 
     /** The units a window may be given in: the exact ones from milliseconds to weeks. */
     public static final List<ChronoUnit> UNITS = List.of(ChronoUnit.MILLIS, ChronoUnit.SECONDS, ChronoUnit.MINUTES,
@@ -36,8 +35,8 @@ public record LimitConfig(String target, int index, int count, long limit, long 
         if (!plan.isEmpty() && !isPlanName(plan)) {
             throw invalid("plan", '"' + plan + '"', "must be lowercase letters, digits and '-'");
         }
-        if (RESERVED_PLANS.contains(plan)) {
-            throw invalid("plan", '"' + plan + '"', "is reserved (" + String.join(", ", RESERVED_PLANS)
+        if (PlanLists.RESERVED.contains(plan)) {
+            throw invalid("plan", '"' + plan + '"', "is reserved (" + String.join(", ", PlanLists.RESERVED)
                     + "): unlimited and blocked callers are named in throttle.plans.unlimited and throttle.plans.blocked");
         }
     }

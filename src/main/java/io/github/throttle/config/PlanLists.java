@@ -24,8 +24,12 @@ import java.util.TreeSet;
 public final class PlanLists {
 
     public static final String PREFIX = "throttle.plans.";
+    /** The plan of calls that no list or plan bean puts on a plan (the {@code plan} tag of their metrics). */
+    public static final String DEFAULT = "default";
     public static final String BLOCKED = "blocked";
     public static final String UNLIMITED = "unlimited";
+    /** The plans no {@code @Throttle(plan = ...)} may name. */
+    public static final List<String> RESERVED = List.of(DEFAULT, UNLIMITED, BLOCKED);
 
     private final List<PlanList> lists;
     private final String keyHeader;

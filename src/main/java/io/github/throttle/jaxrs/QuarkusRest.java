@@ -42,15 +42,15 @@ final class QuarkusRest {
         return ctx instanceof ResteasyReactiveContainerRequestContext;
     }
 
-    /** Suspends the request until the decision is in, hands it over, then resumes the request. */
-    static void suspend(ContainerRequestContext ctx, CompletableFuture<Verdict> decision, Consumer<Verdict> handOver) {
+    /** Suspends the request until the verdict is in, hands it over, then resumes the request. */
+    static void suspend(ContainerRequestContext ctx, CompletableFuture<Verdict> verdict, Consumer<Verdict> handOver) {
         ResteasyReactiveContainerRequestContext rr = (ResteasyReactiveContainerRequestContext) ctx;
         rr.suspend();
-        decision.whenComplete((d, e) -> {
+        verdict.whenComplete((v, e) -> {
             if (e != null) {
                 rr.resume(e);
             } else {
-                handOver.accept(d);
+                handOver.accept(v);
                 rr.resume();
             }
         });

@@ -48,11 +48,11 @@ final class ThrottleFilter implements ContainerRequestFilter {
             p = PeerAddress.forRuntime(ctx);
             peer = p;
         }
-        CompletableFuture<Verdict> decision = limiter.decide(target, new HttpCaller(ctx, target.method(), p, forwarded))
+        CompletableFuture<Verdict> verdict = limiter.decide(target, new HttpCaller(ctx, target.method(), p, forwarded))
                 .toCompletableFuture();
         // waiting is cheaper than two thread hops, and allowed everywhere but on an event loop
-        if (decision.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.handles(ctx) || !QuarkusRest.onEventLoop()) {
-            apply(ctx, decision.join());
+        if (verdict.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.handles(ctx) || !QuarkusRest.onEventLoop()) {
+            apply(ctx, verdict.join());
             return;
         }
         // the store answers on its own thread: only hand the decision over there; the request's next filter
@@ -60,7 +60,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
         // with the thread that suspended it
         Pending pending = new Pending();
         ctx.setProperty(PENDING, pending);
-        QuarkusRest.suspend(ctx, decision, d -> pending.decision = d);
+        QuarkusRest.suspend(ctx, verdict, v -> pending.verdict = v);
     }
 
     void apply(ContainerRequestContext ctx, Verdict v) {
@@ -115,7 +115,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
 
     /** A decision taken while the request was suspended, applied by {@link Resumed}. */
     static final class Pending {
-        volatile Verdict decision;
+        volatile Verdict verdict;
     }
 
     /** Runs right after {@link ThrottleFilter}, on the resumed request's thread. */
@@ -130,7 +130,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
         public void filter(ContainerRequestContext ctx) {
             if (ctx.getProperty(PENDING) instanceof Pending p) {
                 ctx.removeProperty(PENDING);
-                filter.apply(ctx, p.decision);
+                filter.apply(ctx, p.verdict);
             }
         }
     }

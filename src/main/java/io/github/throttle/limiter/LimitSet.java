@@ -19,9 +19,6 @@ import java.util.Map;
  */
 final class LimitSet {
 
-    /** The {@code plan} tag of calls on no plan. */
-    static final String DEFAULT_PLAN = "default";
-
     /**
      * One limit as charged.
      *

@@ -149,7 +149,7 @@ public final class Targets {
             charged.add(new LimitSet.Charged(c.toLimit(), head, c.weight(), c.weighed() ? weigher(c) : null, List.copyOf(resolvers),
                     c.skipSuccessful()));
         }
-        Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? LimitSet.DEFAULT_PLAN : plan, CallResult.ALLOWED,
+        Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, CallResult.ALLOWED,
                 CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED);
         return new LimitSet(plan, charged, codec, calls, reportLog);
     }

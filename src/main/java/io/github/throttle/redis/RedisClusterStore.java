@@ -99,12 +99,9 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     private CompletionStage<StoreReply> decideAcrossSlots(StatefulRedisClusterConnection<String, String> c, SlotGroups groups) {
         List<StoreCall> parts = groups.parts();
         String mode = groups.whole().record() ? SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS : SlidingWindowScript.REPORT;
-        List<String[]> args = new ArrayList<>(parts.size());
         List<CompletableFuture<List<Object>>> runs = new ArrayList<>(parts.size());
         for (StoreCall part : parts) {
-            String[] a = SlidingWindowScript.args(part, expirySlackMillis, mode);
-            args.add(a);
-            runs.add(run(c, part.keys(), a).toCompletableFuture());
+            runs.add(run(c, part.keys(), SlidingWindowScript.args(part, expirySlackMillis, mode)).toCompletableFuture());
         }
         return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).handle((ignored, failed) -> {
             // every run has completed, each either way
@@ -127,7 +124,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
             List<CompletableFuture<?>> refunds = new ArrayList<>();
             for (int g = 0; g < parts.size(); g++) {
                 if (replies[g] != null && replies[g].allowed()) {
-                    String[] refund = SlidingWindowScript.refundArgs(args.get(g), runs.get(g).join(), parts.get(g).pairCount());
+                    String[] refund = SlidingWindowScript.giveBackArgs(parts.get(g), expirySlackMillis, replies[g].subBuckets());
                     refunds.add(run(c, parts.get(g).keys(), refund).toCompletableFuture());
                 }
             }

@@ -82,27 +82,17 @@ public final class SlidingWindowScript {
         }
         return a;
     }
-    /** ARGV of the give-back of {@code call}'s weight, recorded in {@code subBuckets} (one per pair). */
+
+    /**
+     * ARGV of the refund of {@code call}'s weight (a give-back, or the undoing of a part of a call that another
+     * part denied), recorded in {@code subBuckets}: one per pair, as the reply of mode
+     * {@link #RECORD_AND_TELL_SUB_BUCKETS} told them.
+     */
     public static String[] giveBackArgs(StoreCall call, long expirySlackMillis, long[] subBuckets) {
         String[] recorded = args(call, expirySlackMillis, REFUND);
         String[] a = Arrays.copyOf(recorded, recorded.length + subBuckets.length);
         for (int p = 0; p < subBuckets.length; p++) {
             a[recorded.length + p] = number(subBuckets[p]);
-        }
-        return a;
-    }
-
-    /**
-     * ARGV of the refund of a call that ran with {@code recordedArgs} (mode
-     * {@link #RECORD_AND_TELL_SUB_BUCKETS}) and answered {@code reply}: the same ARGV in refund mode,
-     * followed by the sub-bucket each window recorded in.
-     */
-    public static String[] refundArgs(String[] recordedArgs, List<Object> reply, int pairs) {
-        String[] a = Arrays.copyOf(recordedArgs, recordedArgs.length + pairs);
-        a[1] = REFUND;
-        int from = 1 + pairs * 2;
-        for (int p = 0; p < pairs; p++) {
-            a[recordedArgs.length + p] = Long.toString((Long) reply.get(from + p), 36);
         }
         return a;
     }

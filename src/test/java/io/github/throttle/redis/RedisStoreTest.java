@@ -182,7 +182,7 @@ class RedisStoreTest extends StoreContract {
 
     private static void refund(long now, String key, Limit limit, long weight, List<Object> recorded) {
         StoreCall c = StoreCall.builder(now, true).add(key, limit, weight, 0).build();
-        String[] args = SlidingWindowScript.refundArgs(SlidingWindowScript.args(c, 0, SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS), recorded, 1);
+        String[] args = SlidingWindowScript.giveBackArgs(c, 0, new long[] {(Long) recorded.get(3)});
         commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, c.keys(), args);
     }
 
