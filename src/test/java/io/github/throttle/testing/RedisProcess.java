@@ -232,8 +232,9 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /** Whether the server answers PING within 30 s: a loaded machine may take seconds, only a fault takes that long. */
     private boolean awaitReady(Process proc, int p) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!proc.isAlive()) {
                 return false;
