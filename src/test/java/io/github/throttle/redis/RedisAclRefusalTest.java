@@ -32,6 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RedisAclRefusalTest {
 
     private static final Limit LIMIT = Limit.fixed(100, 3_600_000);
+    /**
+     * The stores' timeout: a refusal is answered at once, so a long one costs nothing and keeps a slow connection
+     * on a loaded machine from passing for the refusal under test.
+     */
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final List<Limit> LIMITS = List.of(LIMIT);
 
     private static RedisProcess redis;
@@ -62,7 +67,7 @@ class RedisAclRefusalTest {
     }
 
     private static Store store(String uri) {
-        return RedisStores.open(uri, false, Duration.ofSeconds(2));
+        return RedisStores.open(uri, false, TIMEOUT);
     }
 
     /** Decides {@code n} calls of fresh identities, each asking Redis; returns the last decision. */

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -227,6 +228,8 @@ class RedisClusterStoreTest extends StoreContract {
         int from = cluster.owner(slot);
         int to = 2;
         AtomicLong done = new AtomicLong();
+        // one permit per call made: what the migration steps wait on
+        Semaphore progress = new Semaphore(0);
         AtomicInteger allowed = new AtomicInteger();
         AtomicInteger errors = new AtomicInteger();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -249,15 +252,16 @@ class RedisClusterStoreTest extends StoreContract {
                         failures.add(e);
                     }
                     done.incrementAndGet();
+                    progress.release();
                 }
             }));
         }
         try {
             // let a few hundred calls meet each state of the slot: before, importing/migrating, moved
-            Runnable between = () -> awaitCalls(done, 300);
+            Runnable between = () -> awaitCalls(progress, 300);
             between.run();
             cluster.migrate(slot, from, to, between);
-            awaitCalls(done, 1000);
+            awaitCalls(progress, 1000);
         } finally {
             stop.set(true);
             for (Future<?> f : running) {
@@ -277,14 +281,16 @@ class RedisClusterStoreTest extends StoreContract {
         assertEquals(1_000_000 - allowed.get(), after.quotas().get(1).remaining());
     }
 
-    private static void awaitCalls(AtomicLong done, long more) {
-        long target = done.get() + more;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (done.get() < target) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("calls stalled at " + done.get());
+    /** Waits (at most 30 s, which only stalled calls take) until the workers have made {@code more} calls from now on. */
+    private static void awaitCalls(Semaphore calls, int more) {
+        calls.drainPermits();
+        try {
+            if (!calls.tryAcquire(more, 30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("calls stalled: fewer than " + more + " in 30 s");
             }
-            Thread.onSpinWait();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 }

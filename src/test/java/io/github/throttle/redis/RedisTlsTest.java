@@ -36,6 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RedisTlsTest {
 
     private static final String PASSWORD = "tls-pw-s3cret";
+    /**
+     * The stores' timeout: a refusal is answered at once, so a long one costs nothing and keeps a slow connection
+     * on a loaded machine from passing for the refusal under test.
+     */
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Limit LIMIT = Limit.fixed(100, 3_600_000);
     private static final List<Limit> LIMITS = List.of(LIMIT);
 
@@ -97,7 +102,7 @@ class RedisTlsTest {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(ours.server(), "--requirepass", PASSWORD);
              JvmTrustStore distrust = JvmTrustStore.trusting(strangers);
-             Store store = RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
+             Store store = RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:" + redis.tlsPort(), false, TIMEOUT)) {
             ProbingDecider decider = new ProbingDecider(store, true);
             String error = refused(decider, log, true);
             assertTrue(error.contains("not signed by a CA in this JVM's trust store (javax.net.ssl.trustStore)"), error);
@@ -114,7 +119,7 @@ class RedisTlsTest {
     void anExpiredCertificateIsRefusedAndCallsAreAllowedUncountedWithAllow() {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(TestCertificates.shared().expiredServer());
-             Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
+             Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, TIMEOUT)) {
             String error = refused(new ProbingDecider(store, false), log, false);
             assertTrue(error.contains("certificate has expired"), error);
         }
@@ -136,11 +141,11 @@ class RedisTlsTest {
     void aCertificateForAnotherAddressIsRefusedUnlessTheUriOnlyAsksForTheCa() {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(TestCertificates.shared().serverFor("127.0.0.2"))) {
-            try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, Duration.ofSeconds(2))) {
+            try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, TIMEOUT)) {
                 assertTrue(new ProbingDecider(store, false).decide(call("host"), LIMITS).isUnmetered());
                 assertTrue(log.only(Level.SEVERE).contains("does not name the host"), log.all().toString());
             }
-            try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort() + "?verifyPeer=CA", false, Duration.ofSeconds(2))) {
+            try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort() + "?verifyPeer=CA", false, TIMEOUT)) {
                 assertEquals(99, decide(store, "host").remaining(0), "the CA is checked, the host name is not");
             }
             assertTrue(log.only(Level.WARNING).contains("verifyPeer=CA"), log.all().toString());
@@ -153,7 +158,7 @@ class RedisTlsTest {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(strangers.server(), "--requirepass", PASSWORD);
              Store store = RedisStores.open("rediss://:" + PASSWORD + "@127.0.0.1:" + redis.tlsPort() + "?verifyPeer=NONE",
-                     false, Duration.ofSeconds(2))) {
+                     false, TIMEOUT)) {
             String warning = log.only(Level.WARNING);
             assertTrue(warning.contains("does not verify the server's certificate (verifyPeer=NONE)"), warning);
             assertFalse(warning.contains(PASSWORD));

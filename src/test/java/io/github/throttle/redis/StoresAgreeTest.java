@@ -106,8 +106,9 @@ class StoresAgreeTest {
                 }
             }
         }
-        // the workload must exercise both answers, and give weight back
-        assertTrue(allowed > 2000 && denied > 400 && givenBack > 1000,
+        // the workload must exercise both answers, and give weight back; the floors sit well below what seeds give
+        // (over 1,000 seeds: about 990 denials on average, 316 at the fewest, 0.7 % of seeds under 400)
+        assertTrue(allowed > 2000 && denied > 150 && givenBack > 1000,
                 "allowed " + allowed + ", denied " + denied + ", given back " + givenBack + " (seed " + seed + ")");
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two JVMs share one Redis; in each round both fire 200 concurrent calls at one identity whose limit is
@@ -51,10 +52,15 @@ class TwoProcessesRaceTest {
             Process b = child(redis, "b", mode);
             CompletableFuture<String> outA = CompletableFuture.supplyAsync(() -> read(a));
             CompletableFuture<String> outB = CompletableFuture.supplyAsync(() -> read(b));
-            assertEquals(0, a.waitFor(), outA.get());
-            assertEquals(0, b.waitFor(), outB.get());
-            long[] totalsA = totals(outA.get(5, TimeUnit.SECONDS));
-            long[] totalsB = totals(outB.get(5, TimeUnit.SECONDS));
+            // generous bounds: each process takes seconds, only a hung one reaches them
+            assertTrue(a.waitFor(5, TimeUnit.MINUTES), "process a still running");
+            assertTrue(b.waitFor(5, TimeUnit.MINUTES), "process b still running");
+            String logA = outA.get(1, TimeUnit.MINUTES);
+            String logB = outB.get(1, TimeUnit.MINUTES);
+            assertEquals(0, a.exitValue(), logA);
+            assertEquals(0, b.exitValue(), logB);
+            long[] totalsA = totals(logA);
+            long[] totalsB = totals(logB);
             try (RedisClient c = RedisClient.create(redis.uri());
                  StatefulRedisConnection<byte[], byte[]> conn = c.connect(ByteArrayCodec.INSTANCE)) {
                 byte[] tag = SlidingWindowScript.tag(Limit.fixed(LIMIT, 3_600_000)).getBytes(StandardCharsets.UTF_8);
@@ -64,10 +70,12 @@ class TwoProcessesRaceTest {
                     assertEquals(counted, allowed, "round " + r + ": allowed weight equals counted weight");
                     if (weighted) {
                         // weights 1..3: the window is full to within less than the largest weight
-                        assertEquals(true, allowed <= LIMIT && allowed > LIMIT - 3, "round " + r + ": " + allowed);
+                        assertTrue(allowed <= LIMIT, "round " + r + ": allowed weight " + allowed + " exceeds the limit");
+                        assertTrue(allowed > LIMIT - 3, "round " + r + ": allowed weight " + allowed + " leaves room for a call");
                     } else if (!mode.equals("plain")) {
                         // here "allowed" is the weight of the calls that failed and kept it
-                        assertEquals(true, allowed <= LIMIT && allowed > 0, "round " + r + ": " + allowed);
+                        assertTrue(allowed <= LIMIT, "round " + r + ": failures counted " + allowed + " exceed the limit");
+                        assertTrue(allowed > 0, "round " + r + ": no failure was counted");
                     } else {
                         assertEquals(LIMIT, allowed, "round " + r);
                     }
@@ -103,7 +111,7 @@ class TwoProcessesRaceTest {
     }
 
     /**
-     * One application process: meets the other at a Redis barrier, then fires 200 calls at once; prints the
+     * One application process ({@code a} or {@code b}): meets the other at a Redis barrier, then fires 200 calls at once; prints the
      * weight it was allowed (mode give-back: the weight of the allowed calls that failed and kept it).
      */
     public static final class Racer {
@@ -116,14 +124,15 @@ class TwoProcessesRaceTest {
             try (RedisStore store = new RedisStore(uri, Duration.ofSeconds(10));
                  RedisClient c = RedisClient.create(uri); StatefulRedisConnection<String, String> conn = c.connect()) {
                 store.decide(StoreCall.builder(-1, false).add("warm", limit, 0, 0).build()).toCompletableFuture().join();
+                String me = args[1];
+                String other = me.equals("a") ? "b" : "a";
+                // BLPOP may wait as long as it likes: the connection must not give up first
+                conn.setTimeout(Duration.ofSeconds(90));
                 for (int r = 0; r < ROUNDS; r++) {
-                    conn.sync().incr("barrier:" + r);
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                    while (Long.parseLong(conn.sync().get("barrier:" + r)) < 2) {
-                        if (System.nanoTime() > deadline) {
-                            throw new IllegalStateException("the other process never came");
-                        }
-                        Thread.onSpinWait();
+                    // the barrier: tell the other process it may go, wait (blocked in Redis) until it says so too
+                    conn.sync().rpush("barrier:" + r + ":" + other, "go");
+                    if (conn.sync().blpop(60, "barrier:" + r + ":" + me) == null) {
+                        throw new IllegalStateException("the other process never came");
                     }
                     List<CompletableFuture<Long>> calls = new ArrayList<>();
                     for (int i = 0; i < CALLS; i++) {

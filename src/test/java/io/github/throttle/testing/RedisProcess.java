@@ -16,14 +16,43 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A real {@code redis-server} on a free loopback port, for tests. The binary is {@code $REDIS_SERVER}, else
  * {@code redis-server} from {@code PATH}, else the one shipped in the {@code embedded-redis} test jar.
  * Failing to start is an error, never a reason to skip.
+ *
+ * <p>No server outlives the JVM that started it: a shutdown hook kills the servers still running when the JVM
+ * exits (a test that failed before closing its server, Ctrl-C), and each server runs under a watchdog that
+ * kills it once the JVM is gone even when the JVM was killed outright ({@code SIGKILL}), which no hook survives.
  */
 public final class RedisProcess implements AutoCloseable {
+
+    /**
+     * Run by {@code sh -c} with the JVM's pid and the server's command line: a background loop checks every
+     * second that the JVM is still there and kills the server (SIGKILL) once it is not; it ends with the server.
+     * The shell then becomes the server ({@code exec}), so the started process is the server itself.
+     */
+    private static final String WATCHDOG = """
+            jvm=$1; shift
+            server=$$
+            (while kill -0 "$server" 2>/dev/null; do
+                kill -0 "$jvm" 2>/dev/null || { kill -9 "$server"; exit; }
+                sleep 1
+            done) &
+            exec "$@"
+            """;
+
+    /** Every server started and not killed yet, for the shutdown hook. */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly),
+                "redis-server killer"));
+    }
 
     private static volatile Path binary;
 
@@ -164,14 +193,13 @@ public final class RedisProcess implements AutoCloseable {
                 cmd.addAll(tls.redisArgs(tlsPort));
             }
             cmd.addAll(extraArgs);
-            Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("redis.log").toFile()).start();
+            Process proc = startWatched(cmd);
             if (awaitReady(proc, p)) {
                 this.port = p;
                 this.process = proc;
                 return;
             }
-            proc.destroyForcibly();
+            stop(proc);
             last = new IOException("redis-server did not start on port " + p + ": " + log());
 
             if (port != 0) {
@@ -181,8 +209,32 @@ public final class RedisProcess implements AutoCloseable {
         throw last;
     }
 
+    /** Starts {@code cmd} under the {@link #WATCHDOG}, output to {@code redis.log}. */
+    private Process startWatched(List<String> cmd) throws IOException {
+        List<String> watched = new ArrayList<>(List.of("sh", "-c", WATCHDOG, "redis-watchdog",
+                Long.toString(ProcessHandle.current().pid())));
+        watched.addAll(cmd);
+        Process proc = new ProcessBuilder(watched).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.log").toFile()).start();
+        RUNNING.add(proc);
+        return proc;
+    }
+
+    /** Kills {@code proc} (SIGKILL) and waits until it is gone. */
+    private static void stop(Process proc) {
+        proc.destroyForcibly();
+        try {
+            proc.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            RUNNING.remove(proc);
+        }
+    }
+
+    /** Whether the server answers PING within 30 s: a loaded machine may take seconds, only a fault takes that long. */
     private boolean awaitReady(Process proc, int p) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!proc.isAlive()) {
                 return false;
@@ -264,12 +316,7 @@ public final class RedisProcess implements AutoCloseable {
     /** Kills the server at once (SIGKILL), as a crash would. */
     public void kill() {
         if (process != null) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            stop(process);
         }
     }
 
