@@ -31,12 +31,12 @@ public class ThrottlerBean implements Throttler {
                 throw new IllegalArgumentException("weight must be between 1 and the limit " + l.limit() + ", was " + weight);
             });
         }
-        return limiter.decide(bucket, identity, weight, true, limits);
+        return limiter.acquire(bucket, identity, weight, true, limits);
     }
 
     @Override
     public Decision count(String bucket, String identity, Rate... rates) {
-        return limiter.decide(bucket, identity, 0, false, limits(identity, rates)).toCompletableFuture().join();
+        return limiter.acquire(bucket, identity, 0, false, limits(identity, rates)).toCompletableFuture().join();
     }
 
     @Override

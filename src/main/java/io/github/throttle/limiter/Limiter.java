@@ -103,7 +103,7 @@ public final class Limiter implements AutoCloseable {
                     charge.overweight()));
         }
         StoreCall call = charge.call();
-        return decide(call, limits.limits(), limits.plan()).thenApply(d -> {
+        return askStore(call, limits.limits(), limits.plan()).thenApply(d -> {
             Decision decision = call.record() ? d : free(d);
             CallResult result = CallResult.of(decision, report);
             limits.count(result);
@@ -112,7 +112,7 @@ public final class Limiter implements AutoCloseable {
     }
 
     /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
-    private CompletionStage<Decision> decide(StoreCall call, List<Limit> limits, String plan) {
+    private CompletionStage<Decision> askStore(StoreCall call, List<Limit> limits, String plan) {
         boolean cacheable = denyCache.enabled() && call.record() && !targets.givesBackIn(call);
         if (!cacheable) {
             return decider.decide(call, limits).thenApply(d -> d.onPlan(plan));
@@ -172,7 +172,7 @@ public final class Limiter implements AutoCloseable {
      * Decides a programmatic call: {@code weight} charged to {@code identity} in {@code bucket} against each
      * limit, or (not {@code record}) usage only reported.
      */
-    public CompletionStage<Decision> decide(String bucket, String identity, long weight, boolean record, List<Limit> limits) {
+    public CompletionStage<Decision> acquire(String bucket, String identity, long weight, boolean record, List<Limit> limits) {
         String head = codec.bucketHead(bucket);
         String key = codec.key(head, identity);
         StoreCall.Builder builder = StoreCall.builder(decider.now(), record);
@@ -181,7 +181,7 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return decide(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : d.givingBackWith(() -> {
+        return askStore(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : d.givingBackWith(() -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
             if (targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);

@@ -8,8 +8,6 @@ import io.lettuce.core.codec.Base16;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -123,28 +121,6 @@ public final class SlidingWindowScript {
             subBuckets[p] = (Long) reply.get(1 + pairs * 2 + p);
         }
         return new StoreReply(true, figures, subBuckets);
-    }
-
-    /**
-     * A window's header field ({@code <tag>}) as the script writes it: 20 bytes, little-endian — the newest
-     * sub-bucket holding weight (a double), the weight counted in the window, the weight of the newest
-     * sub-bucket and the distance from the oldest sub-bucket holding weight to the newest.
-     */
-    public record Header(long newest, long counted, long newestWeight, long oldest) {
-
-        public static final int BYTES = 20;
-
-        public static Header parse(byte[] field) {
-            if (field == null || field.length != BYTES) {
-                throw new IllegalArgumentException("not a window header: " + (field == null ? "null" : field.length + " bytes"));
-            }
-            ByteBuffer b = ByteBuffer.wrap(field).order(ByteOrder.LITTLE_ENDIAN);
-            long newest = (long) b.getDouble();
-            long counted = Integer.toUnsignedLong(b.getInt());
-            long newestWeight = Integer.toUnsignedLong(b.getInt());
-            long distance = Integer.toUnsignedLong(b.getInt());
-            return new Header(newest, counted, newestWeight, newest - distance);
-        }
     }
 
     /** Numbers go in base 36: Redis reads them with strtoul, at half the cost of a decimal number (strtod). */

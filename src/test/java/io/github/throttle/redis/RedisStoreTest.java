@@ -148,7 +148,7 @@ class RedisStoreTest extends StoreContract {
         }
         // the header + 4 closed sub-buckets, however many seconds lie between them
         assertEquals(5, commands.hlen(key).longValue());
-        SlidingWindowScript.Header h = header(key, hourBySeconds);
+        WindowHeader h = header(key, hourBySeconds);
         assertEquals(5, h.counted());
         assertEquals(28, h.newest() - h.oldest());
     }
@@ -166,7 +166,7 @@ class RedisStoreTest extends StoreContract {
             assertEquals(94, peek(SIX_PM + 2 * p, key, limit).remaining(), limit.toString());
             // the oldest sub-bucket emptied: the next one holding weight becomes the oldest
             refund(SIX_PM, key, limit, 2, first);
-            SlidingWindowScript.Header h = header(key, limit);
+            WindowHeader h = header(key, limit);
             assertEquals(4, h.counted(), limit.toString());
             assertEquals(h.newest(), h.oldest(), limit.toString());
             // after the refunded sub-buckets left the window, only the 4 is still counted until it leaves too
@@ -190,9 +190,9 @@ class RedisStoreTest extends StoreContract {
         commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, c.keys(), args);
     }
 
-    private static SlidingWindowScript.Header header(String key, Limit limit) {
+    private static WindowHeader header(String key, Limit limit) {
         try (StatefulRedisConnection<byte[], byte[]> bytes = client.connect(ByteArrayCodec.INSTANCE)) {
-            return SlidingWindowScript.Header.parse(bytes.sync().hget(key.getBytes(StandardCharsets.UTF_8),
+            return WindowHeader.parse(bytes.sync().hget(key.getBytes(StandardCharsets.UTF_8),
                     SlidingWindowScript.tag(limit).getBytes(StandardCharsets.UTF_8)));
         }
     }
@@ -215,7 +215,7 @@ class RedisStoreTest extends StoreContract {
         assertEquals(64, commands.hstrlen(key, ring + "0").longValue());
         assertEquals(56, commands.hstrlen(key, ring + "1").longValue());
         assertEquals(1, commands.keys(key + "*").size());
-        SlidingWindowScript.Header hour = header(key, Limit.of(240, HOUR, MINUTE));
+        WindowHeader hour = header(key, Limit.of(240, HOUR, MINUTE));
         assertEquals(5, hour.counted());
         assertEquals(1, hour.newestWeight());
         assertEquals(hour.newest() - 4, hour.oldest());

@@ -66,7 +66,7 @@ class TwoProcessesRaceTest {
                 byte[] tag = SlidingWindowScript.tag(Limit.fixed(LIMIT, 3_600_000)).getBytes(StandardCharsets.UTF_8);
                 for (int r = 0; r < ROUNDS; r++) {
                     long allowed = totalsA[r] + totalsB[r];
-                    long counted = SlidingWindowScript.Header.parse(conn.sync().hget(("race:" + r).getBytes(StandardCharsets.UTF_8), tag)).counted();
+                    long counted = WindowHeader.parse(conn.sync().hget(("race:" + r).getBytes(StandardCharsets.UTF_8), tag)).counted();
                     assertEquals(counted, allowed, "round " + r + ": allowed weight equals counted weight");
                     if (weighted) {
                         // weights 1..3: the window is full to within less than the largest weight
