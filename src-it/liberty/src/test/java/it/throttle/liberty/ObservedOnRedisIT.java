@@ -1,6 +1,7 @@
 package it.throttle.liberty;
 
 import it.throttle.scenarios.Observability;
+import it.throttle.scenarios.StoreFailureScenarios;
 import it.throttle.scenarios.StoreOutage;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.path.json.JsonPath;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code throttle.calls} and the store timer at {@code /metrics}, the readiness check {@code throttle} at
  * {@code /health/ready}, and what both show while Redis is dead.
  */
-class ObservedOnRedisIT extends LibertySuite {
+class ObservedOnRedisIT extends LibertySuite implements StoreFailureScenarios {
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -78,10 +78,6 @@ class ObservedOnRedisIT extends LibertySuite {
         }
         assertTrue(doc.getMap("components.headers").keySet().containsAll(java.util.List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
         blockedCallersAreDocumented(doc);
-    }
-
-    private Observability observed() {
-        return new Observability(port());
     }
 
     @Test
@@ -167,44 +163,13 @@ class ObservedOnRedisIT extends LibertySuite {
         assertEquals(Map.of(), Observability.throttleCheck(r), r.asString());
     }
 
-    /**
-     * With the default {@code throttle.on-store-failure=allow}, a dead Redis makes the application serve
-     * uncounted: the readiness check says the store is unreachable but stays UP.
-     */
-    @Test
-    public void withRedisDownCallsAreAllowedUncountedAndOnceItIsReachableAgainTheyAreCounted() {
-        StoreOutage outage = new StoreOutage(observed(), server.port(), false);
-        redis.kill();
-        try {
-            outage.whileRedisIsDead();
-            // the limit is 3 per hour: uncounted, a fourth call is allowed too, without rate-limit fields
-            for (int i = 0; i < 4; i++) {
-                me().get("/it/fixed").then().statusCode(200).header("RateLimit", nullValue());
-            }
-        } finally {
-            redis.restart();
-        }
-        outage.onceReachableCallsAreCounted();
+    private Observability observed() {
+        return new Observability(port());
     }
 
-    @Test
-    public void callsAllowedForAStoreFailureAreCounted() {
-        String bucket = "it.throttle.app.OverrideResource#limited";
-        Map<String, Double> before = observed().calls(bucket);
-        redis.kill();
-        try {
-            for (int i = 0; i < 3; i++) {
-                me().get("/it/override/limited").then().statusCode(200);
-            }
-        } finally {
-            restartRedisAndAwaitCounting();
-        }
-        assertEquals(Map.of("store-failure-allowed", 3.0), Observability.changes(before, observed().calls(bucket)));
-    }
-
-    /** Starts Redis again (empty) and checks that, once readiness reports it reachable, calls are counted. */
-    private void restartRedisAndAwaitCounting() {
-        redis.restart();
-        new StoreOutage(observed(), server.port(), false).onceReachableCallsAreCounted();
+    /** The default {@code throttle.on-store-failure=allow}: while Redis is dead, calls pass uncounted. */
+    @Override
+    public StoreOutage storeOutage() {
+        return new StoreOutage(observed(), port(), redis, false);
     }
 }

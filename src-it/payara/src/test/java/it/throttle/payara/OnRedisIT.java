@@ -1,6 +1,7 @@
 package it.throttle.payara;
 
 import it.throttle.scenarios.Observability;
+import it.throttle.scenarios.StoreFailureScenarios;
 import it.throttle.scenarios.StoreOutage;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.response.Response;
@@ -17,12 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
-import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scenarios on Payara Micro counting in a real Redis, configured by the THROTTLE_REDIS_URI environment variable. */
-class OnRedisIT extends PayaraScenarios {
+class OnRedisIT extends PayaraScenarios implements StoreFailureScenarios {
 
     private static RedisProcess redis;
     private static PayaraMicro payara;
@@ -75,45 +75,10 @@ class OnRedisIT extends PayaraScenarios {
         assertTrue(keys.startsWith("*") && !keys.startsWith("*0"), "no throttle keys in Redis: " + keys);
     }
 
-    /**
-     * With the default {@code throttle.on-store-failure=allow}, a dead Redis makes the application serve
-     * uncounted: the readiness check says the store is unreachable but stays UP.
-     */
-    @Test
-    public void withRedisDownCallsAreAllowedUncountedAndOnceItIsReachableAgainTheyAreCounted() {
-        StoreOutage outage = new StoreOutage(observed(), payara.port(), false);
-        redis.kill();
-        try {
-            outage.whileRedisIsDead();
-            // the limit is 3 per hour: uncounted, a fourth call is allowed too, without rate-limit fields
-            for (int i = 0; i < 4; i++) {
-                me().get("/it/fixed").then().statusCode(200).header("RateLimit", nullValue());
-            }
-        } finally {
-            redis.restart();
-        }
-        outage.onceReachableCallsAreCounted();
-    }
-
-    @Test
-    public void callsAllowedForAStoreFailureAreCounted() {
-        String bucket = "it.throttle.app.OverrideResource#limited";
-        Map<String, Double> before = observed().calls(bucket);
-        redis.kill();
-        try {
-            for (int i = 0; i < 3; i++) {
-                me().get("/it/override/limited").then().statusCode(200);
-            }
-        } finally {
-            restartRedisAndAwaitCounting();
-        }
-        assertEquals(Map.of("store-failure-allowed", 3.0), Observability.changes(before, observed().calls(bucket)));
-    }
-
-    /** Starts Redis again (empty) and checks that, once readiness reports it reachable, calls are counted. */
-    private void restartRedisAndAwaitCounting() {
-        redis.restart();
-        new StoreOutage(observed(), payara.port(), false).onceReachableCallsAreCounted();
+    /** The default {@code throttle.on-store-failure=allow}: while Redis is dead, calls pass uncounted. */
+    @Override
+    public StoreOutage storeOutage() {
+        return new StoreOutage(observed(), port(), redis, false);
     }
 
     private static String redisReply(String command) {

@@ -42,7 +42,7 @@ class StoreDownAllowsTest {
         assertEquals(Map.of("store", "redis", "reachable", true), Observed.throttleCheck(up).get("data"));
         given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
         PrometheusText before = Observed.metrics();
-        StoreOutage outage = new StoreOutage(Observability.quarkus(RestAssured.port), RestAssured.port, false);
+        StoreOutage outage = new StoreOutage(Observability.quarkus(RestAssured.port), RestAssured.port, RedisResource.redis, false);
 
         RedisResource.redis.kill();
         try {

@@ -53,7 +53,7 @@ class StoreDownDeniesTest {
         assertEquals(Map.of("store", "redis", "reachable", true), Observed.throttleCheck(up).get("data"));
         given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
         PrometheusText before = Observed.metrics();
-        StoreOutage outage = new StoreOutage(Observability.quarkus(RestAssured.port), RestAssured.port, true);
+        StoreOutage outage = new StoreOutage(Observability.quarkus(RestAssured.port), RestAssured.port, RedisResource.redis, true);
 
         RedisResource.redis.kill();
         try {

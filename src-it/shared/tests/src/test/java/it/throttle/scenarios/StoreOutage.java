@@ -1,9 +1,11 @@
 package it.throttle.scenarios;
 
+import io.github.throttle.testing.RedisProcess;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.hamcrest.Matchers.notNullValue;
@@ -29,16 +31,62 @@ public final class StoreOutage {
 
     private final Observability observed;
     private final int port;
+    private final RedisProcess redis;
     private final boolean denies;
 
     /**
      * @param port   the application's HTTP port
+     * @param redis  the Redis it counts in
      * @param denies whether it runs with {@code throttle.on-store-failure=deny}
      */
-    public StoreOutage(Observability observed, int port, boolean denies) {
+    public StoreOutage(Observability observed, int port, RedisProcess redis, boolean denies) {
         this.observed = observed;
         this.port = port;
+        this.redis = redis;
         this.denies = denies;
+    }
+
+    /** Ready with Redis; Redis killed: {@link #whileRedisIsDead()}; started again: {@link #onceReachableCallsAreCounted()}. */
+    public void readinessAndCallsAgreeAcrossAnOutage() {
+        Response up = observed.readiness();
+        assertEquals(200, up.statusCode(), up.asString());
+        assertEquals("UP", Observability.throttleCheck(up).get("status"), up.asString());
+        assertEquals("true", Observability.data(Observability.throttleCheck(up), "reachable"), up.asString());
+        redis.kill();
+        try {
+            whileRedisIsDead();
+            // the rest of the application serves
+            as(newClient(), "/it/open").then().statusCode(200);
+        } finally {
+            redis.restart();
+        }
+        onceReachableCallsAreCounted();
+    }
+
+    /**
+     * Calls made while Redis is dead get the failure policy and are counted as such ({@code store-failure-allowed}
+     * or {@code -denied}), without their limit: an allowed fourth call of one client passes too, without fields.
+     */
+    public void failurePolicyCallsAreCountedAsSuch() {
+        String bucket = "it.throttle.app.LimitedResource#fixed";
+        Map<String, Double> before = observed.calls(bucket);
+        String client = newClient();
+        redis.kill();
+        try {
+            for (int i = 0; i < LIMIT + 1; i++) {
+                Response r = as(client, PATH);
+                if (denies) {
+                    r.then().statusCode(503);
+                } else {
+                    r.then().statusCode(200).header("RateLimit", nullValue());
+                }
+            }
+        } finally {
+            redis.restart();
+        }
+        String result = denies ? "store-failure-denied" : "store-failure-allowed";
+        assertEquals(Map.of(result, (double) LIMIT + 1), Observability.changes(before, observed.calls(bucket)));
+        onceReachableCallsAreCounted();
     }
 
     /** Checks the application while Redis is dead: readiness says so, and a throttled call gets the failure decision. */
@@ -52,9 +100,9 @@ public final class StoreOutage {
         assertEquals(status, Observability.throttleCheck(r).get("status"), r.asString());
         assertEquals("redis", Observability.data(Observability.throttleCheck(r), "store"), r.asString());
         if (denies) {
-            asNewClient().then().statusCode(503);
+            as(newClient(), PATH).then().statusCode(503);
         } else {
-            asNewClient().then().statusCode(200).header("RateLimit", nullValue());
+            as(newClient(), PATH).then().statusCode(200).header("RateLimit", nullValue());
         }
     }
 
@@ -71,17 +119,13 @@ public final class StoreOutage {
 
         String client = newClient();
         for (int i = 0; i < LIMIT; i++) {
-            as(client).then().statusCode(200).header("RateLimit", notNullValue());
+            as(client, PATH).then().statusCode(200).header("RateLimit", notNullValue());
         }
-        as(client).then().statusCode(429);
+        as(client, PATH).then().statusCode(429);
     }
 
-    private Response asNewClient() {
-        return as(newClient());
-    }
-
-    private Response as(String client) {
-        return RestAssured.given().baseUri("http://127.0.0.1").port(port).header("X-Forwarded-For", client).get(PATH);
+    private Response as(String client, String path) {
+        return RestAssured.given().baseUri("http://127.0.0.1").port(port).header("X-Forwarded-For", client).get(path);
     }
 
     private static String newClient() {
