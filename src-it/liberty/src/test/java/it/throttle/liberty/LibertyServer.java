@@ -1,5 +1,6 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.RawHttp;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -128,6 +130,19 @@ final class LibertyServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Throttle's start-up line ({@code Throttle enabled, counting in the ...}) in {@code messages.log}, waited
+     * for: the server may write its log after the application answers.
+     */
+    String startUpLine() {
+        AtomicReference<String> line = new AtomicReference<>();
+        Observability.await("Throttle's start-up line in messages.log", Duration.ofSeconds(30), () -> {
+            line.set(messages().lines().filter(l -> l.contains("Throttle enabled, counting in the ")).findFirst().orElse(null));
+            return line.get() != null;
+        });
+        return line.get();
     }
 
     /** The error and warning lines of {@code messages.log}: none is expected from a healthy deployment. */

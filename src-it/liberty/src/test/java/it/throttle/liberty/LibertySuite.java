@@ -46,22 +46,14 @@ abstract class LibertySuite extends ThrottleScenarios {
         assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 429 Undefined"), lines);
     }
 
+    /** Throttle's start-up line names the store from the configuration and the metrics backend it found. */
     @Test
-    public void theStoreFromTheConfigurationIsUsed() {
-        String messages = server().messages();
-        assertTrue(messages.contains("Throttle enabled, counting in the " + expectedStore()),
-                "messages.log does not say 'counting in the " + expectedStore() + "'");
+    public void theStartUpLineNamesTheStoreAndTheMetricsBackend() {
+        String line = server().startUpLine();
+        assertTrue(line.endsWith("counting in the " + expectedStore() + ", metrics: " + expectedMetrics()), line);
     }
 
-    /** The metrics backend Throttle found: none on the plain server, which has no metrics API at all. */
-    @Test
-    public void theStartUpLineNamesTheMetricsBackend() {
-        List<String> lines = server().messages().lines().filter(l -> l.contains("Throttle enabled, counting in the ")).toList();
-        assertEquals(1, lines.size(), "one start-up line: " + lines);
-        assertTrue(lines.get(0).endsWith(", metrics: " + expectedMetrics()), lines.get(0));
-    }
-
-    /** {@code throttle.metrics} as Throttle chose it at start-up. */
+    /** {@code throttle.metrics} as Throttle chose it at start-up: none on the plain server, which has no metrics API. */
     protected String expectedMetrics() {
         return "none";
     }

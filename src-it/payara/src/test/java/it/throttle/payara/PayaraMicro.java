@@ -1,5 +1,6 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.RawHttp;
 import io.github.throttle.testing.RedisProcess;
 
@@ -8,10 +9,12 @@ import java.io.UncheckedIOException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A real Payara Micro process serving the application WAR at {@code /} on a free port, bound to 127.0.0.1.
@@ -126,6 +129,19 @@ final class PayaraMicro implements AutoCloseable {
         } catch (IOException e) {
             return "(no log: " + e + ")";
         }
+    }
+
+    /**
+     * Throttle's start-up line ({@code Throttle enabled, counting in the ...}), waited for: the server may write
+     * its log after it answers.
+     */
+    String startUpLine() {
+        AtomicReference<String> line = new AtomicReference<>();
+        Observability.await("Throttle's start-up line in the server log", Duration.ofSeconds(30), () -> {
+            log().lines().filter(l -> l.contains("Throttle enabled, counting in the ")).findFirst().ifPresent(line::set);
+            return line.get() != null;
+        });
+        return line.get();
     }
 
     private String logTail() {

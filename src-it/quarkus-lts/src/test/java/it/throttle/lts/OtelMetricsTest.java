@@ -54,7 +54,7 @@ class OtelMetricsTest {
         Attributes denied = Attributes.of(BUCKET, "lts-counted", PLAN, "default", RESULT, "denied");
         // exported every 200 ms, cumulative: an export that holds all three calls is waited for (the test injects
         // no OpenTelemetry bean to flush it, so that the bean stays as removable as in an application)
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         long allowedCount;
         long deniedCount;
         do {

@@ -8,7 +8,8 @@ import java.util.Map;
 /** A real three-primary Redis Cluster on loopback for the application under test. */
 public class ClusterResource implements QuarkusTestResourceLifecycleManager {
 
-    static volatile RedisClusterProcess cluster;
+    /** This instance's cluster: each start has its own, stopped by the same instance. */
+    private RedisClusterProcess cluster;
 
     @Override
     public Map<String, String> start() {
@@ -18,8 +19,16 @@ public class ClusterResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (cluster != null) {
+        if (cluster == null) {
+            return;
+        }
+        try {
             cluster.close();
+        } finally {
+            // the nodes go even when closing the cluster's own clients failed
+            for (int i = 0; i < cluster.size(); i++) {
+                cluster.process(i).kill();
+            }
         }
     }
 }

@@ -13,24 +13,40 @@ import java.util.Map;
 /** A real redis-server for the application under test, which a test may pause, flush or restart. */
 public class RedisResource implements QuarkusTestResourceLifecycleManager {
 
+    /** The server of the application under test, for its tests. */
     static volatile RedisProcess redis;
+
+    /** The server this instance started: it stops that one, whichever {@link #redis} names by then. */
+    private RedisProcess started;
 
     @Override
     public Map<String, String> start() {
-        redis = RedisProcess.start();
-        return Map.of("throttle.redis.uri", redis.uri());
+        started = RedisProcess.start();
+        redis = started;
+        return Map.of("throttle.redis.uri", started.uri());
     }
 
     @Override
     public void stop() {
-        if (redis != null) {
-            redis.close();
+        if (started != null) {
+            started.close();
         }
     }
 
     /** One command over a raw connection (RESP); the first line of the reply, without its type byte. */
     static String command(String... args) {
+        return exchange(false, args);
+    }
+
+    /** {@code CLIENT LIST}: one line per client connected to the server. */
+    static String clients() {
+        return exchange(true, "CLIENT", "LIST");
+    }
+
+    /** Sends one command; returns the first line of the reply, or with {@code bulk} the bulk string that follows it. */
+    private static String exchange(boolean bulk, String... args) {
         try (Socket s = new Socket("127.0.0.1", redis.port())) {
+            s.setSoTimeout(30_000);
             StringBuilder b = new StringBuilder("*" + args.length + "\r\n");
             for (String a : args) {
                 b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
@@ -38,14 +54,27 @@ public class RedisResource implements QuarkusTestResourceLifecycleManager {
             OutputStream out = s.getOutputStream();
             out.write(b.toString().getBytes(StandardCharsets.UTF_8));
             InputStream in = s.getInputStream();
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) != -1 && c != '\r') {
-                line.append((char) c);
+            String line = line(in);
+            if (!bulk) {
+                return line.substring(1);
             }
-            return line.substring(1);
+            if (!line.startsWith("$")) {
+                throw new IllegalStateException(String.join(" ", args) + " answered " + line);
+            }
+            return new String(in.readNBytes(Integer.parseInt(line.substring(1))), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** One line of the reply, without CR LF. */
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != -1 && c != '\r') {
+            line.append((char) c);
+        }
+        in.read();
+        return line.toString();
     }
 }

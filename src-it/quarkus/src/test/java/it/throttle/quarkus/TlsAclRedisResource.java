@@ -20,14 +20,19 @@ import java.util.Map;
  */
 public class TlsAclRedisResource implements QuarkusTestResourceLifecycleManager {
 
+    /** The server of the application under test, for its tests. */
     static volatile RedisProcess redis;
+
+    /** The server this instance started: it stops that one, whichever {@link #redis} names by then. */
+    private RedisProcess started;
     private JvmTrustStore trust;
 
     @Override
     public Map<String, String> start() {
         TestCertificates ca = TestCertificates.newAuthority("Throttle IT CA");
         // the default user needs a password too: nothing but the ACL user gets in without one
-        redis = RedisProcess.startTls(ca.server(), "--requirepass", "admin-only");
+        started = RedisProcess.startTls(ca.server(), "--requirepass", "admin-only");
+        redis = started;
         try (Admin admin = new Admin()) {
             AclUser.run(admin.connection.sync(), AclUser.readmeCommand(Path.of(System.getProperty("throttle.readme"))));
         }
@@ -37,7 +42,7 @@ public class TlsAclRedisResource implements QuarkusTestResourceLifecycleManager 
 
     @Override
     public void stop() {
-        try (JvmTrustStore t = trust; RedisProcess r = redis) {
+        try (JvmTrustStore t = trust; RedisProcess r = started) {
             // both closed on leaving, if they were made: the JVM's trust store restored, Redis stopped
         }
     }

@@ -55,10 +55,10 @@ public class LimitedResource {
         return "fixed";
     }
 
-    /** 2 per 300 ms (short) and 4 per hour (long). */
+    /** 2 per 5 s sliding by 1 s (short) and 4 per hour (long). */
     @GET
     @Path("/multi")
-    @Throttle(limit = 2, duration = 300, unit = ChronoUnit.MILLIS)
+    @Throttle(limit = 2, duration = 5, precision = 1)
     @Throttle(limit = 4, duration = 60, precision = 1, unit = ChronoUnit.MINUTES)
     public String multi() {
         return "multi";

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -53,17 +54,18 @@ public abstract class ThrottleScenarios extends PlanScenarios {
 
     @Test
     public void theShortLimitRecoversWhileTheLongOneStillDenies() {
-        // the 300 ms window may end between two calls: then start again as a new client
+        // the short window slides by the second: three calls less than 4 s apart meet in it; should the machine be
+        // slower than that, start again as a new client
         String who = null;
         Response third = null;
-        for (int attempt = 0; attempt < 10 && (third == null || third.statusCode() != 429); attempt++) {
+        for (int attempt = 0; attempt < 5 && (third == null || third.statusCode() != 429); attempt++) {
             who = "10.11." + rnd() + "." + rnd();
             as(who).get("/it/multi").then().statusCode(200)
-                    .header("RateLimit-Policy", equalTo("\"300ms\";q=2;w=1, \"1h\";q=4;w=3600"));
+                    .header("RateLimit-Policy", equalTo("\"5s\";q=2;w=5, \"1h\";q=4;w=3600"));
             as(who).get("/it/multi").then().statusCode(200);
             third = as(who).get("/it/multi");
         }
-        third.then().statusCode(429).body("violated-policies", equalTo(List.of("300ms"))).header("Retry-After", equalTo("1"));
+        third.then().statusCode(429).body("violated-policies", equalTo(List.of("5s"))).header("Retry-After", matchesPattern("[1-5]"));
         untilAllowed(who, "/it/multi");
         untilAllowed(who, "/it/multi");
         // the hour now holds 4: recovering the short window is no longer enough
@@ -72,17 +74,23 @@ public abstract class ThrottleScenarios extends PlanScenarios {
         assertTrue(Long.parseLong(r.header("Retry-After")) > 3000, r.header("Retry-After"));
     }
 
-    /** Denied calls record nothing, so asking again until allowed does not change the counts. */
+    /**
+     * Asks until the call is allowed, denied meanwhile; denied calls record nothing, so asking again does not
+     * change the counts. The deadline is far beyond any window of the target: only a fault reaches it.
+     */
     private void untilAllowed(String who, String path) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() < deadline) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
             int status = as(who).get(path).statusCode();
             if (status == 200) {
                 return;
             }
             assertEquals(429, status);
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(path + " stayed denied for 30 s");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(250));
         }
-        throw new AssertionError(path + " stayed denied for 5 s");
     }
 
     @Test
