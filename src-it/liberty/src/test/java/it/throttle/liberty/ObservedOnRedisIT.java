@@ -1,18 +1,17 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.MetricsAndHealthScenarios;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.StoreFailureScenarios;
 import it.throttle.scenarios.StoreOutage;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
-import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code throttle.calls} and the store timer at {@code /metrics}, the readiness check {@code throttle} at
  * {@code /health/ready}, and what both show while Redis is dead.
  */
-class ObservedOnRedisIT extends LibertySuite implements StoreFailureScenarios {
+class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenarios, StoreFailureScenarios {
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -49,7 +48,7 @@ class ObservedOnRedisIT extends LibertySuite implements StoreFailureScenarios {
 
     @Override
     protected String expectedStore() {
-        return "Redis at " + redis.uri();
+        return "Redis at " + redis.uri() + "/0";
     }
 
     @Override
@@ -81,17 +80,6 @@ class ObservedOnRedisIT extends LibertySuite implements StoreFailureScenarios {
     }
 
     @Test
-    public void callsAreCountedInMetricsByBucketAndResult() {
-        // limit 2 per hour (overridden by configuration); a new client
-        String bucket = "it.throttle.app.OverrideResource#limited";
-        Map<String, Double> before = observed().calls(bucket);
-        me().get("/it/override/limited").then().statusCode(200);
-        me().get("/it/override/limited").then().statusCode(200);
-        me().get("/it/override/limited").then().statusCode(429);
-        assertEquals(Map.of("allowed", 2.0, "denied", 1.0), Observability.changes(before, observed().calls(bucket)));
-    }
-
-    @Test
     public void callsAreCountedUnderThePlanWhoseLimitsApplied() {
         callsAreCountedByPlan(observed());
     }
@@ -101,70 +89,14 @@ class ObservedOnRedisIT extends LibertySuite implements StoreFailureScenarios {
         unlimitedAndBlockedCallsMakeNoStoreCall(redis.port());
     }
 
-    @Test
-    public void aNamedBucketIsCountedUnderItsName() {
-        // two resources sharing the bucket "shared", 3 per hour
-        Map<String, Double> before = observed().calls("shared");
-        me().get("/it/shared-a").then().statusCode(200);
-        me().get("/it/shared-b").then().statusCode(200);
-        me().get("/it/shared-a").then().statusCode(200);
-        me().get("/it/shared-b").then().statusCode(429);
-        assertEquals(Map.of("allowed", 3.0, "denied", 1.0), Observability.changes(before, observed().calls("shared")));
-    }
-
-    @Test
-    public void callsThatEnforceModeWouldRefuseAreCountedAsWouldDeny() {
-        // report mode, 1 per hour: each call after the first would have been refused
-        String bucket = "it.throttle.app.OverrideResource#reported";
-        Map<String, Double> before = observed().calls(bucket);
-        for (int i = 0; i < 3; i++) {
-            me().get("/it/override/reported").then().statusCode(200);
-        }
-        assertEquals(Map.of("allowed", 1.0, "would-deny", 2.0), Observability.changes(before, observed().calls(bucket)));
-    }
-
-    @Test
-    public void aBeanInReportModeCountsWouldDeny() {
-        // one global quota of 1 per hour for the whole run: at most the first call of the run is allowed
-        String bucket = "it.throttle.app.LimitedService#reported";
-        Map<String, Double> before = observed().calls(bucket);
-        for (int i = 0; i < 3; i++) {
-            me().get("/it/service/reported").then().statusCode(200);
-        }
-        Map<String, Double> changes = Observability.changes(before, observed().calls(bucket));
-        double wouldDeny = changes.getOrDefault("would-deny", 0.0);
-        assertTrue(changes.keySet().stream().allMatch(r -> r.equals("allowed") || r.equals("would-deny"))
-                && wouldDeny >= 2 && wouldDeny + changes.getOrDefault("allowed", 0.0) == 3, changes.toString());
-    }
-
-    @Test
-    public void storeCallsAreTimed() {
-        double before = observed().storeCalls("redis", "success");
-        me().get("/it/fixed").then().statusCode(200);
-        double after = observed().storeCalls("redis", "success");
-        assertTrue(after >= before + 1, "store calls with outcome success: " + before + " then " + after);
-    }
-
-    @Test
-    public void theReadinessCheckIsUpAndNamesItsStore() {
-        Response r = observed().readiness();
-        r.then().statusCode(200).contentType(containsString("application/json"));
-        Map<String, Object> check = Observability.throttleCheck(r);
-        assertEquals("UP", check.get("status"), r.asString());
-        assertEquals("redis", Observability.data(check, "store"), r.asString());
-        assertEquals("true", Observability.data(check, "reachable"), r.asString());
-        assertEquals("UP", r.jsonPath().getString("status"), r.asString());
-    }
-
-    @Test
-    public void throttleIsNoLivenessCheck() {
-        Response r = observed().liveness();
-        r.then().statusCode(200);
-        assertEquals(Map.of(), Observability.throttleCheck(r), r.asString());
-    }
-
-    private Observability observed() {
+    @Override
+    public Observability observed() {
         return new Observability(port());
+    }
+
+    @Override
+    public String storeKind() {
+        return "redis";
     }
 
     /** The default {@code throttle.on-store-failure=allow}: while Redis is dead, calls pass uncounted. */

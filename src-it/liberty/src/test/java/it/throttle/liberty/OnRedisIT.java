@@ -41,7 +41,7 @@ class OnRedisIT extends LibertySuite {
 
     @Override
     protected String expectedStore() {
-        return "Redis at " + redis.uri();
+        return "Redis at " + redis.uri() + "/0";
     }
 
     @Test

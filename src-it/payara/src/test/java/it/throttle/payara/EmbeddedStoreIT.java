@@ -32,7 +32,7 @@ class EmbeddedStoreIT extends PayaraScenarios {
     }
 
     @Override
-    protected String storeKind() {
+    public String storeKind() {
         return "memory";
     }
 

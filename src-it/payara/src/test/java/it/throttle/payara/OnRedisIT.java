@@ -54,13 +54,13 @@ class OnRedisIT extends PayaraScenarios implements StoreFailureScenarios {
     }
 
     @Override
-    protected String storeKind() {
+    public String storeKind() {
         return "redis";
     }
 
     @Override
     protected String expectedStore() {
-        return "Redis at " + redis.uri();
+        return "Redis at " + redis.uri() + "/0";
     }
 
     @Test

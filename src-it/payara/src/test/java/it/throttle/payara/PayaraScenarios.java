@@ -1,8 +1,8 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.MetricsAndHealthScenarios;
 import it.throttle.scenarios.Observability;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import it.throttle.scenarios.RawHttp;
 import it.throttle.scenarios.ThrottleScenarios;
 import org.junit.jupiter.api.Test;
@@ -11,13 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shared scenarios against one Payara Micro process, plus what only the wire shows on Payara. */
-abstract class PayaraScenarios extends ThrottleScenarios {
+abstract class PayaraScenarios extends ThrottleScenarios implements MetricsAndHealthScenarios {
 
     /** The server of the run; started once per test class. */
     protected abstract PayaraMicro payara();
@@ -59,10 +58,8 @@ abstract class PayaraScenarios extends ThrottleScenarios {
     /** How the library names the store of this run in its start-up line. */
     protected abstract String expectedStore();
 
-    /** The store's kind: the readiness check's {@code store} and the store timer's {@code store} tag. */
-    protected abstract String storeKind();
-
-    protected Observability observed() {
+    @Override
+    public Observability observed() {
         return new Observability(port());
     }
 
@@ -76,81 +73,8 @@ abstract class PayaraScenarios extends ThrottleScenarios {
     }
 
     @Test
-    public void callsAreCountedInMetricsByBucketAndResult() {
-        // limit 2 per hour (overridden by configuration); a new client
-        String bucket = "it.throttle.app.OverrideResource#limited";
-        Map<String, Double> before = observed().calls(bucket);
-        me().get("/it/override/limited").then().statusCode(200);
-        me().get("/it/override/limited").then().statusCode(200);
-        me().get("/it/override/limited").then().statusCode(429);
-        assertEquals(Map.of("allowed", 2.0, "denied", 1.0), Observability.changes(before, observed().calls(bucket)));
-    }
-
-    @Test
     public void callsAreCountedUnderThePlanWhoseLimitsApplied() {
         callsAreCountedByPlan(observed());
-    }
-
-    @Test
-    public void aNamedBucketIsCountedUnderItsName() {
-        // two resources sharing the bucket "shared", 3 per hour
-        Map<String, Double> before = observed().calls("shared");
-        me().get("/it/shared-a").then().statusCode(200);
-        me().get("/it/shared-b").then().statusCode(200);
-        me().get("/it/shared-a").then().statusCode(200);
-        me().get("/it/shared-b").then().statusCode(429);
-        assertEquals(Map.of("allowed", 3.0, "denied", 1.0), Observability.changes(before, observed().calls("shared")));
-    }
-
-    @Test
-    public void callsThatEnforceModeWouldRefuseAreCountedAsWouldDeny() {
-        // report mode, 1 per hour: each call after the first would have been refused
-        String bucket = "it.throttle.app.OverrideResource#reported";
-        Map<String, Double> before = observed().calls(bucket);
-        for (int i = 0; i < 3; i++) {
-            me().get("/it/override/reported").then().statusCode(200);
-        }
-        assertEquals(Map.of("allowed", 1.0, "would-deny", 2.0), Observability.changes(before, observed().calls(bucket)));
-    }
-
-    @Test
-    public void aBeanInReportModeCountsWouldDeny() {
-        // one global quota of 1 per hour for the whole run: at most the first call of the run is allowed
-        String bucket = "it.throttle.app.LimitedService#reported";
-        Map<String, Double> before = observed().calls(bucket);
-        for (int i = 0; i < 3; i++) {
-            me().get("/it/service/reported").then().statusCode(200);
-        }
-        Map<String, Double> changes = Observability.changes(before, observed().calls(bucket));
-        double wouldDeny = changes.getOrDefault("would-deny", 0.0);
-        assertTrue(changes.keySet().stream().allMatch(r -> r.equals("allowed") || r.equals("would-deny"))
-                && wouldDeny >= 2 && wouldDeny + changes.getOrDefault("allowed", 0.0) == 3, changes.toString());
-    }
-
-    @Test
-    public void storeCallsAreTimed() {
-        double before = observed().storeCalls(storeKind(), "success");
-        me().get("/it/fixed").then().statusCode(200);
-        double after = observed().storeCalls(storeKind(), "success");
-        assertTrue(after >= before + 1, "store calls with outcome success: " + before + " then " + after);
-    }
-
-    @Test
-    public void theReadinessCheckIsUpAndNamesItsStore() {
-        Response r = observed().readiness();
-        r.then().statusCode(200).contentType(containsString("application/json"));
-        Map<String, Object> check = Observability.throttleCheck(r);
-        assertEquals("UP", check.get("status"), r.asString());
-        assertEquals(storeKind(), Observability.data(check, "store"), r.asString());
-        assertEquals("true", Observability.data(check, "reachable"), r.asString());
-        assertEquals("UP", r.jsonPath().getString("status"), r.asString());
-    }
-
-    @Test
-    public void throttleIsNoLivenessCheck() {
-        Response r = observed().liveness();
-        r.then().statusCode(200);
-        assertEquals(Map.of(), Observability.throttleCheck(r), r.asString());
     }
 
 

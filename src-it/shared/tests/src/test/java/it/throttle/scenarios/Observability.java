@@ -42,6 +42,11 @@ public final class Observability {
         this.scope = scope;
     }
 
+    /** The server's HTTP port. */
+    public int port() {
+        return port;
+    }
+
     /** The endpoints of the Quarkus application on {@code port}. */
     public static Observability quarkus(int port) {
         return new Observability(port, "/q", Map.of());
