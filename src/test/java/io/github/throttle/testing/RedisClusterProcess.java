@@ -231,12 +231,16 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        for (StatefulRedisConnection<String, String> c : connections) {
-            c.close();
-        }
-        admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        for (RedisProcess n : nodes) {
-            n.close();
+        try {
+            for (StatefulRedisConnection<String, String> c : connections) {
+                c.close();
+            }
+            admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        } finally {
+            // the nodes end even when closing a client fails
+            for (RedisProcess n : nodes) {
+                n.close();
+            }
         }
     }
 }

@@ -132,13 +132,17 @@ public final class RedisSentinelProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        if (sentinelConnection != null) {
-            sentinelConnection.close();
-        }
-        admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        for (RedisProcess p : new RedisProcess[] {sentinel, replica, primary}) {
-            if (p != null) {
-                p.close();
+        try {
+            if (sentinelConnection != null) {
+                sentinelConnection.close();
+            }
+            admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        } finally {
+            // the servers end even when closing a client fails
+            for (RedisProcess p : new RedisProcess[] {sentinel, replica, primary}) {
+                if (p != null) {
+                    p.close();
+                }
             }
         }
     }
