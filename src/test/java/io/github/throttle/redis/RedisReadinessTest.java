@@ -139,4 +139,26 @@ class RedisReadinessTest {
             assertTrue(reachable(d));
         }
     }
+
+    @Test
+    void aStoreOpenedWhileRedisIsDownAppliesTheFailurePolicyUntilTheCheckReachesRedis() {
+        int port = RedisProcess.freePort();
+        try (Store store = RedisStores.open("redis://127.0.0.1:" + port, false, Duration.ofSeconds(2))) {
+            Decider d = decider(store, true);
+            Decision refused = decide(d, "throttle:r:early");
+            assertTrue(refused.isUnmetered(), "the failure decision");
+            assertFalse(refused.allowed(), "deny applies");
+            assertFalse(reachable(d));
+            try (RedisProcess redis = RedisProcess.startOn(port)) {
+                long deadline = System.nanoTime() + DEADLINE_NANOS;
+                while (!reachable(d)) {
+                    assertTrue(System.nanoTime() < deadline, "Redis not reachable 30 s after it started");
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+                }
+                Decision counted = decide(d, "throttle:r:late");
+                assertFalse(counted.isUnmetered(), "decided by Redis");
+                assertEquals(1, counted.remaining());
+            }
+        }
+    }
 }
