@@ -1,5 +1,6 @@
 package it.throttle.liberty;
 
+import io.github.throttle.testing.RedisProcess;
 import it.throttle.scenarios.RawHttp;
 import it.throttle.scenarios.ThrottleScenarios;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,17 @@ abstract class LibertySuite extends ThrottleScenarios {
      */
     static void stop(LibertyServer server) {
         stop(server, line -> false);
+    }
+
+    /** {@link #stop(LibertyServer, Predicate)}, then the Redis the server counted in (if started). */
+    static void stop(LibertyServer server, RedisProcess redis, Predicate<String> expected) {
+        try {
+            stop(server, expected);
+        } finally {
+            if (redis != null) {
+                redis.close();
+            }
+        }
     }
 
     /** {@link #stop(LibertyServer)}, where the run expects the error or warning lines that {@code expected} accepts. */

@@ -1,5 +1,6 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.CountsInRedis;
 import it.throttle.scenarios.MetricsAndHealthScenarios;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.StoreFailureScenarios;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code throttle.calls} and the store timer at {@code /metrics}, the readiness check {@code throttle} at
  * {@code /health/ready}, and what both show while Redis is dead.
  */
-class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenarios, StoreFailureScenarios {
+class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenarios, StoreFailureScenarios, CountsInRedis {
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -36,14 +37,8 @@ class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenario
 
     @AfterAll
     static void stop() {
-        try {
-            // killing Redis makes Throttle say so, once per outage
-            stop(server, StoreFailures::expected);
-        } finally {
-            if (redis != null) {
-                redis.close();
-            }
-        }
+        // killing Redis makes Throttle and Lettuce say so
+        stop(server, redis, StoreFailures::expected);
     }
 
     @Override
@@ -84,11 +79,6 @@ class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenario
         callsAreCountedByPlan(observed());
     }
 
-    @Test
-    public void unlimitedAndBlockedCallsMakeNoRedisCall() {
-        unlimitedAndBlockedCallsMakeNoStoreCall(redis.port());
-    }
-
     @Override
     public Observability observed() {
         return new Observability(port());
@@ -103,5 +93,10 @@ class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenario
     @Override
     public StoreOutage storeOutage() {
         return new StoreOutage(observed(), port(), redis, false);
+    }
+
+    @Override
+    public RedisProcess redis() {
+        return redis;
     }
 }

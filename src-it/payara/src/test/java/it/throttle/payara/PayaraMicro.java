@@ -34,6 +34,26 @@ final class PayaraMicro implements AutoCloseable {
         this.log = log;
     }
 
+    /** Starts a server counting in {@code redis} ({@code THROTTLE_REDIS_URI}), with these other environment variables. */
+    static PayaraMicro startOnRedis(String name, RedisProcess redis, Map<String, String> env) {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("THROTTLE_REDIS_URI", redis.uri());
+        return start(name, all);
+    }
+
+    /** Stops the server, then the Redis it counted in; each only if it was started. */
+    static void stop(PayaraMicro payara, RedisProcess redis) {
+        try {
+            if (payara != null) {
+                payara.close();
+            }
+        } finally {
+            if (redis != null) {
+                redis.close();
+            }
+        }
+    }
+
     /**
      * Starts the server with {@code env} added to (or, for a null value, removed from) its environment, and
      * returns once the application answers.

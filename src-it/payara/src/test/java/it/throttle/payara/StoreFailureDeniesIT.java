@@ -7,7 +7,6 @@ import io.github.throttle.testing.RedisProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -23,23 +22,12 @@ class StoreFailureDeniesIT implements StoreFailureScenarios {
     @BeforeAll
     static void start() {
         redis = RedisProcess.start();
-        Map<String, String> env = new HashMap<>();
-        env.put("THROTTLE_REDIS_URI", redis.uri());
-        env.put("THROTTLE_ON_STORE_FAILURE", "deny");
-        payara = PayaraMicro.start("redis-deny", env);
+        payara = PayaraMicro.startOnRedis("redis-deny", redis, Map.of("THROTTLE_ON_STORE_FAILURE", "deny"));
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (payara != null) {
-                payara.close();
-            }
-        } finally {
-            if (redis != null) {
-                redis.close();
-            }
-        }
+        PayaraMicro.stop(payara, redis);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package it.throttle.lts;
 
+import it.throttle.scenarios.CountsInRedis;
+import io.github.throttle.testing.RedisProcess;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -26,12 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-class OnRedisTest extends QuarkusScenarios {
-
-    @Test
-    void unlimitedAndBlockedCallsMakeNoRedisCall() {
-        unlimitedAndBlockedCallsMakeNoStoreCall(RedisResource.redis.port());
-    }
+class OnRedisTest extends QuarkusScenarios implements CountsInRedis {
 
     @Test
     void callsAreCountedUnderThePlanWhoseLimitsApplied() {
@@ -114,5 +111,10 @@ class OnRedisTest extends QuarkusScenarios {
         Map<String, Object> check = Observed.throttleCheck(ready);
         assertEquals("UP", check.get("status"));
         assertEquals(Map.of("store", "redis", "reachable", true), check.get("data"));
+    }
+
+    @Override
+    public RedisProcess redis() {
+        return RedisResource.redis;
     }
 }

@@ -24,12 +24,12 @@ public abstract class ClientScenarios {
     }
 
     /** A request from {@code address}, as the trusted proxy names it. */
-    protected RequestSpecification as(String address) {
+    public RequestSpecification as(String address) {
         return RestAssured.given().baseUri(baseUri()).port(port()).header("X-Forwarded-For", address);
     }
 
     /** A request from this test's own client. */
-    protected RequestSpecification me() {
+    public RequestSpecification me() {
         return as(client);
     }
 }

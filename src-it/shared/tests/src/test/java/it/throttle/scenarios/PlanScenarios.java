@@ -218,23 +218,6 @@ public abstract class PlanScenarios extends ClientScenarios {
         me().header("X-Plan", "blocked").get(path).then().statusCode(403).header("X-Quota", equalTo("no decision"));
     }
 
-    /**
-     * Unlimited and blocked callers cost no store call: the redis-server on {@code redisPort} runs no script for
-     * them, and one for a counted call.
-     */
-    protected void unlimitedAndBlockedCallsMakeNoStoreCall(int redisPort) {
-        long before = RedisStats.scriptCalls(redisPort);
-        for (int i = 0; i < 3; i++) {
-            me().header("X-API-Key", "unlimited-key").get(PRICED).then().statusCode(200);
-            as(in("198.18.1")).get(PRICED).then().statusCode(200);
-            me().header("X-Plan", "blocked").get(PRICED).then().statusCode(403);
-            as(in("198.18.0")).get(PRICED).then().statusCode(403);
-        }
-        assertEquals(before, RedisStats.scriptCalls(redisPort), "script calls for unlimited and blocked callers");
-        me().get(PRICED).then().statusCode(200);
-        assertEquals(before + 1, RedisStats.scriptCalls(redisPort), "script calls for one counted call");
-    }
-
     /** Calls of one bucket are counted under the plan whose limits applied, and under no other name. */
     protected void callsAreCountedByPlan(Observability observed) {
         String bucket = "it.throttle.app.PlansResource#priced";

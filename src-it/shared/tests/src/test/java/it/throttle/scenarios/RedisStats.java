@@ -9,10 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** What a redis-server says it has done: the {@code INFO commandstats} section, read over a plain socket. */
+/** What a redis-server says it has done and holds: its {@code INFO} sections, read over a plain socket. */
 public final class RedisStats {
 
     private static final Pattern CALLS = Pattern.compile("(?m)^cmdstat_(\\w+):calls=(\\d+),");
+    private static final Pattern KEYS = Pattern.compile("(?m)^db\\d+:keys=(\\d+),");
 
     private RedisStats() {
     }
@@ -25,6 +26,16 @@ public final class RedisStats {
             if (m.group(1).equalsIgnoreCase("evalsha") || m.group(1).equalsIgnoreCase("eval")) {
                 n += Long.parseLong(m.group(2));
             }
+        }
+        return n;
+    }
+
+    /** How many keys the server on {@code port} holds (in every database). */
+    public static long keys(int port) {
+        long n = 0;
+        Matcher m = KEYS.matcher(info(port, "keyspace"));
+        while (m.find()) {
+            n += Long.parseLong(m.group(1));
         }
         return n;
     }
