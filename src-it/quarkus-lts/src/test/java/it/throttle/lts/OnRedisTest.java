@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.quarkus.RedisResource;
 import it.throttle.scenarios.CountsInRedis;
 import io.github.throttle.testing.RedisProcess;
 import it.throttle.scenarios.Observability;

@@ -1,5 +1,6 @@
 package it.throttle.lts;
 
+import it.throttle.quarkus.RedisResource;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.PrometheusText;
 import it.throttle.scenarios.StoreOutage;

@@ -10,11 +10,14 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** A real redis-server for the application under test, which a test may pause, flush or restart. */
+/**
+ * A real redis-server for the application under test, which a test may pause, flush, kill or restart; shared by the
+ * suites of both Quarkus lines.
+ */
 public class RedisResource implements QuarkusTestResourceLifecycleManager {
 
     /** The server of the application under test, for its tests. */
-    static volatile RedisProcess redis;
+    public static volatile RedisProcess redis;
 
     /** The server this instance started: it stops that one, whichever {@link #redis} names by then. */
     private RedisProcess started;
