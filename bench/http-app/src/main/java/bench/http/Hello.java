@@ -47,6 +47,14 @@ public class Hello {
         return "hello\n";
     }
 
+    /** One limit, a minute by seconds: the shape of a decision's cost figures. */
+    @GET
+    @Path("single")
+    @Throttle(limit = 1_000_000_000, duration = 60, precision = 1, key = ThrottleKey.ApiKey.class)
+    public String single() {
+        return "hello\n";
+    }
+
     /** {@code /open} on the event loop: Quarkus REST runs a {@code @NonBlocking} method there, no worker thread. */
     @GET
     @Path("open-eventloop")

@@ -5,21 +5,25 @@ import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
  * Counts in a Redis Cluster: one {@code EVALSHA} of {@link SlidingWindowScript} per hash slot a call touches,
- * sent to the primary serving that slot. Each node caches the script the first time it answers
+ * sent to the primary serving that slot; calls for one slot that queue while a run for it is in flight go
+ * together in the next run ({@link GroupCommit}). Each node caches the script the first time it answers
  * {@code NOSCRIPT}. The client follows {@code MOVED} and {@code ASK} redirections and refreshes its view of
  * the slots when it meets one, on reconnects, and every 30 s, so a slot migration
  * or a failover surfaces no error to callers; a script refused with {@code TRYAGAIN} (its keys are split
@@ -54,6 +58,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     private final List<RedisURI> seeds;
     private final long expirySlackMillis;
     private final RedisClusterClient client;
+    /** One group commit per hash slot: the calls of one run must share a slot. */
+    private final Map<Integer, GroupCommit> commits = new ConcurrentHashMap<>();
 
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout) {
         this(seeds, timeout, 0);
@@ -89,11 +95,16 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         return connection.get().thenCompose(c -> {
             SlotGroups groups = SlotGroups.of(call);
             if (groups.size() == 1) {
-                return run(c, call.keys(), SlidingWindowScript.args(call, expirySlackMillis, SlidingWindowScript.mode(call)))
-                        .thenApply(reply -> SlidingWindowScript.reply(reply, call));
+                return commit(call).decide(call, SlidingWindowScript.mode(call)).thenApply(reply -> SlidingWindowScript.reply(reply, call));
             }
             return decideAcrossSlots(c, groups);
         });
+    }
+
+    /** The group commit of the slot of {@code call}'s keys (one slot). */
+    private GroupCommit commit(StoreCall call) {
+        return commits.computeIfAbsent(SlotHash.getSlot(call.key(0)), slot -> new GroupCommit(
+                run -> connection.get().thenCompose(c -> run(c, run)), expirySlackMillis));
     }
 
     private CompletionStage<StoreReply> decideAcrossSlots(StatefulRedisClusterConnection<String, String> c, SlotGroups groups) {
@@ -101,7 +112,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         String mode = groups.whole().record() ? SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS : SlidingWindowScript.REPORT;
         List<CompletableFuture<List<Object>>> runs = new ArrayList<>(parts.size());
         for (StoreCall part : parts) {
-            runs.add(run(c, part.keys(), SlidingWindowScript.args(part, expirySlackMillis, mode)).toCompletableFuture());
+            runs.add(commit(part).decide(part, mode));
         }
         return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).handle((ignored, failed) -> {
             // every run has completed, each either way
@@ -124,8 +135,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
             List<CompletableFuture<?>> refunds = new ArrayList<>();
             for (int g = 0; g < parts.size(); g++) {
                 if (replies[g] != null && replies[g].allowed()) {
-                    String[] refund = SlidingWindowScript.giveBackArgs(parts.get(g), expirySlackMillis, replies[g].subBuckets());
-                    refunds.add(run(c, parts.get(g).keys(), refund).toCompletableFuture());
+                    refunds.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(parts.get(g), replies[g].subBuckets()))
+                            .toCompletableFuture());
                 }
             }
             Throwable cause = failure;
@@ -173,8 +184,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         return new StoreReply(allowed, figures, subBuckets);
     }
 
-    private CompletionStage<List<Object>> run(StatefulRedisClusterConnection<String, String> c, String[] keys, String[] args) {
-        return runTrying(c, keys, args, TRYAGAIN_ATTEMPTS);
+    private CompletionStage<List<Object>> run(StatefulRedisClusterConnection<String, String> c, SlidingWindowScript.Run run) {
+        return runTrying(c, run.keys(), run.args(), TRYAGAIN_ATTEMPTS);
     }
 
     private CompletionStage<List<Object>> runTrying(StatefulRedisClusterConnection<String, String> c, String[] keys,
@@ -204,7 +215,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                 for (int q = 0; q < of.length; q++) {
                     of[q] = subBuckets[part.limitIndex(q)];
                 }
-                runs.add(run(c, part.keys(), SlidingWindowScript.giveBackArgs(part, expirySlackMillis, of)).toCompletableFuture());
+                runs.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part, of)).toCompletableFuture());
             }
             return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new));
         });

@@ -8,12 +8,14 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Counts in Redis (standalone, or a Sentinel-managed primary): one {@code EVALSHA} of
- * {@link SlidingWindowScript} per decision, the script sent again only when the server answers
- * {@code NOSCRIPT} (after a restart, failover or {@code SCRIPT FLUSH}).
+ * Counts in Redis (standalone, or a Sentinel-managed primary): {@code EVALSHA} of {@link SlidingWindowScript},
+ * one run per decision or, while a run is in flight, one for the decisions that queued meanwhile
+ * ({@link GroupCommit}); the script sent again only when the server answers {@code NOSCRIPT} (after a restart,
+ * failover or {@code SCRIPT FLUSH}).
  *
  * <p>The connection is opened on first use (again if that fails) and then reconnects on its own; while Redis
  * is unreachable, commands are rejected at once rather than queued, so no caller waits for a reconnect.
@@ -23,6 +25,7 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
     private final RedisURI uri;
     private final long expirySlackMillis;
     private final RedisClient client;
+    private final GroupCommit commit;
 
     public RedisStore(String uri, Duration timeout) {
         this(RedisURI.create(uri), timeout, 0);
@@ -35,6 +38,7 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
         uri.setTimeout(timeout);
         this.client = RedisClient.create(resources(), uri);
         client.setOptions(ClientSetup.options(timeout));
+        this.commit = new GroupCommit(this::run, expirySlackMillis);
     }
 
     @Override
@@ -49,16 +53,16 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     @Override
     public CompletionStage<StoreReply> decide(StoreCall call) {
-        String[] args = SlidingWindowScript.args(call, expirySlackMillis, SlidingWindowScript.mode(call));
-        return connection.get()
-                .thenCompose(c -> ScriptRuns.run(c.async(), call.keys(), args))
-                .thenApply(reply -> SlidingWindowScript.reply(reply, call));
+        return commit.decide(call, SlidingWindowScript.mode(call)).thenApply(reply -> SlidingWindowScript.reply(reply, call));
     }
 
     @Override
     public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
-        String[] args = SlidingWindowScript.giveBackArgs(call, expirySlackMillis, subBuckets);
-        return connection.get().thenCompose(c -> ScriptRuns.run(c.async(), call.keys(), args)).thenApply(reply -> null);
+        return run(new SlidingWindowScript.Run(expirySlackMillis).refund(call, subBuckets)).thenApply(reply -> null);
+    }
+
+    private CompletionStage<List<Object>> run(SlidingWindowScript.Run run) {
+        return connection.get().thenCompose(c -> ScriptRuns.run(c.async(), run.keys(), run.args()));
     }
 
     @Override

@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The script {@code sliding-window.lua}: its text and SHA-1, how a {@link StoreCall} becomes its KEYS and
@@ -25,19 +27,19 @@ public final class SlidingWindowScript {
     /** Windows of at most this many sub-buckets keep them in a ring; longer ones in a chain (see the script). */
     static final long RING_SUB_BUCKETS = 64;
 
-    /** ARGV[2]: only report usage. */
+    /** Mode of a call: only report usage. */
     public static final String REPORT = "0";
-    /** ARGV[2]: record an allowed call. */
+    /** Mode of a call: record it when allowed. */
     public static final String RECORD = "1";
-    /** ARGV[2]: record an allowed call and end the reply with the sub-bucket of each window. */
+    /** Mode of a call: record it when allowed and end its reply with the sub-bucket of each window. */
     public static final String RECORD_AND_TELL_SUB_BUCKETS = "2";
-    /** ARGV[2]: undo a call recorded with {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
-    public static final String REFUND = "-1";
+    /** Mode of a call: undo a call recorded with {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
+    static final String REFUND = "-1";
 
     private SlidingWindowScript() {
     }
 
-    /** The mode (ARGV[2]) of a call decided in one script run. */
+    /** The mode of a call decided on its own (not a part of a call split over Redis Cluster slots). */
     public static String mode(StoreCall call) {
         if (!call.record()) {
             return REPORT;
@@ -57,46 +59,101 @@ public final class SlidingWindowScript {
                 + (l.subBuckets() > RING_SUB_BUCKETS ? ";" : ":");
     }
 
-    /** ARGV as documented in the script header, with the given mode (ARGV[2]). */
-    public static String[] args(StoreCall call, long expirySlackMillis, String mode) {
-        int keys = call.keyCount();
-        String[] a = new String[3 + keys + call.pairCount() * 5];
-        a[0] = call.nowMillis() >= 0 ? number(call.nowMillis()) : "";
-        a[1] = mode;
-        a[2] = number(expirySlackMillis);
-        int i = 3;
-        for (int k = 0; k < keys; k++) {
-            int from = call.firstPair(k);
-            int to = call.firstPair(k + 1);
-            a[i++] = number(to - from);
-            for (int p = from; p < to; p++) {
-                Limit l = call.limit(p);
-                a[i++] = tag(l);
-                a[i++] = number(l.limit());
-                a[i++] = number(l.precisionMillis());
-                a[i++] = number(l.subBuckets());
-                a[i++] = number(call.weight(p));
+    /**
+     * KEYS and ARGV of one script run, as documented in the script header: the calls added, decided (or refunded)
+     * one after the other in the order added. Its reply holds one reply per call, in that order.
+     */
+    public static final class Run {
+
+        private final List<String> args = new ArrayList<>();
+        private final Map<String, Integer> keyNumbers = new HashMap<>();
+        private final List<String> keys = new ArrayList<>();
+        private int calls;
+
+        /** @param expirySlackMillis kept after a key's last weight leaves its windows (0 in production) */
+        public Run(long expirySlackMillis) {
+            args.add(number(expirySlackMillis));
+            args.add("");
+        }
+
+        /** Adds a call to decide in the given mode: {@link #REPORT}, {@link #RECORD} or {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
+        public Run decide(StoreCall call, String mode) {
+            add(call, mode);
+            return this;
+        }
+
+        /** Adds a call to decide in its own {@linkplain #mode(StoreCall) mode}. */
+        public Run decide(StoreCall call) {
+            return decide(call, mode(call));
+        }
+
+        /**
+         * Adds the refund of {@code call}'s weight (a give-back, or the undoing of a part of a call that another
+         * part denied), recorded in {@code subBuckets}: one per pair, as the reply of mode
+         * {@link #RECORD_AND_TELL_SUB_BUCKETS} told them.
+         */
+        public Run refund(StoreCall call, long[] subBuckets) {
+            add(call, REFUND);
+            for (long b : subBuckets) {
+                args.add(number(b));
+            }
+            return this;
+        }
+
+        private void add(StoreCall call, String mode) {
+            calls++;
+            args.add(call.nowMillis() >= 0 ? number(call.nowMillis()) : "");
+            args.add(mode);
+            args.add(number(call.keyCount()));
+            for (int k = 0; k < call.keyCount(); k++) {
+                String key = call.key(k);
+                Integer n = keyNumbers.get(key);
+                if (n == null) {
+                    keys.add(key);
+                    n = keys.size();
+                    keyNumbers.put(key, n);
+                }
+                int from = call.firstPair(k);
+                int to = call.firstPair(k + 1);
+                args.add(number(n));
+                args.add(number(to - from));
+                for (int p = from; p < to; p++) {
+                    Limit l = call.limit(p);
+                    args.add(tag(l));
+                    args.add(number(l.limit()));
+                    args.add(number(l.precisionMillis()));
+                    args.add(number(l.subBuckets()));
+                    args.add(number(call.weight(p)));
+                }
             }
         }
-        return a;
-    }
 
-    /**
-     * ARGV of the refund of {@code call}'s weight (a give-back, or the undoing of a part of a call that another
-     * part denied), recorded in {@code subBuckets}: one per pair, as the reply of mode
-     * {@link #RECORD_AND_TELL_SUB_BUCKETS} told them.
-     */
-    public static String[] giveBackArgs(StoreCall call, long expirySlackMillis, long[] subBuckets) {
-        String[] recorded = args(call, expirySlackMillis, REFUND);
-        String[] a = Arrays.copyOf(recorded, recorded.length + subBuckets.length);
-        for (int p = 0; p < subBuckets.length; p++) {
-            a[recorded.length + p] = number(subBuckets[p]);
+        /** How many calls this run holds. */
+        public int size() {
+            return calls;
         }
-        return a;
+
+        public String[] keys() {
+            return keys.toArray(String[]::new);
+        }
+
+        public String[] args() {
+            args.set(1, number(calls));
+            return args.toArray(String[]::new);
+        }
+    }
+
+    /** The reply of call {@code i} of a run, from the run's reply. */
+    @SuppressWarnings("unchecked")
+    public static List<Object> replyOf(List<Object> runReply, int i) {
+        if (runReply == null || runReply.size() <= i || !(runReply.get(i) instanceof List)) {
+            throw new IllegalStateException("unexpected script reply, no reply for call " + i + ": " + runReply);
+        }
+        return (List<Object>) runReply.get(i);
     }
 
     /**
-     * Reads the reply: {@code {allowed, then remaining and wait per pair}} (a violated pair's wait negated),
+     * Reads one call's reply ({@link #replyOf}): {@code {allowed, then remaining and wait per pair}} (a violated pair's wait negated),
      * followed (mode {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, kept in the reply
      * of an allowed call for a give-back.
      */

@@ -1,18 +1,25 @@
 --[[ Throttle: decide one call against sliding windows, atomically, in one round trip.
 
-KEYS     one HASH per (bucket, identity); each holds every window of that bucket.
+KEYS     one HASH per (bucket, identity); each holds every window of that bucket. A run decides a batch of
+         calls one after the other, in ARGV order, each seeing what the ones before it recorded: as if each
+         were a script run of its own. KEYS holds every key of the batch once.
 Numbers in ARGV are written in base 36 (digits 0-9a-z): Redis reads them with strtoul, at half the cost of
 a decimal number (strtod).
-ARGV[1]  now in milliseconds since the epoch; empty = read the server clock (TIME)
-ARGV[2]  "1" = record the call when allowed; "0" = only report usage;
-         "2" = as "1", and the reply ends with the sub-bucket each window recorded in (see Refund);
-         "-1" = refund: take a recorded call's weight back (see Refund)
-ARGV[3]  milliseconds added to a key's expiry (0 in production)
-then, for each key in KEYS order:
-  m                          number of windows checked for that key
-  m times: tag limit p k w   field prefix naming the window (it ends in ':' or ';' and holds neither
+ARGV[1]  milliseconds added to a key's expiry (0 in production)
+ARGV[2]  number of calls in the batch
+then, for each call:
+  now                        milliseconds since the epoch; empty = the server clock (TIME, read once a run)
+  mode                       "1" = record the call when allowed; "0" = only report usage;
+                             "2" = as "1", and the call's reply ends with the sub-bucket each window recorded
+                             in (see Refund); "-1" = refund: take a recorded call's weight back (see Refund)
+  n                          number of keys of this call
+  n times:
+    i                        the key: KEYS[i]
+    m                        number of windows checked for that key
+    m times: tag limit p k w field prefix naming the window (it ends in ':' or ';' and holds neither
                              before), allowed weight, sub-bucket length (ms), sub-buckets per window
                              k = ceil(duration / p), weight of this call
+  (refund only) one sub-bucket per window of the call, in order
 
 Fields of a window:
   <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
@@ -33,29 +40,31 @@ While no sub-bucket leaves and no new one starts, a call reads and writes only t
 HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
 its longest window.
 
-Reply: { allowed (1|0), then per key and window: remaining, wait (ms) }
+Reply: one reply per call of the batch, in order. A call's reply:
+  { allowed (1|0), then per key and window: remaining, wait (ms) }
   remaining  limit - counted weight (after recording), not below 0
   wait       negative when this window is violated: minus the least wait (>= 1) after which this call would
              fit if nothing else were recorded; otherwise the wait until the oldest counted weight leaves the
              window (0 when nothing is counted)
 A denied call and a report write nothing.
 
-Refund (ARGV[2] = "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
+Refund (mode "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
 Cluster, keys in several hash slots) or whose weight is given back (a successful call of a target that counts
-only failures). ARGV as that call's (or a part of it), with ARGV[1] ignored, followed by one sub-bucket per
-window in ARGV order: the numbers that call's reply ended with, in base 36. Each window's weight is
+only failures). Its section as that call's (or a part of it), its now ignored, followed by one sub-bucket
+per window in order: the numbers that call's reply ended with, in base 36. Each window's weight is
 subtracted from that sub-bucket and from the window's total, so counts are exactly as if the call had never
 been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
 emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
 chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
 become the oldest).
-Reply: empty. ]]
+A refund's reply: empty. ]]
 
 local RING = 64
 local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
 local HEAD = '<dI4I4I4'
 local pack, unpack4 = struct.pack, struct.unpack
-local mode = ARGV[2]
+local floor = math.floor
+local slack = tonumber(ARGV[1], 36)
 
 -- A ring holds k weights of 2 bytes (while every weight fits in 16 bits) or 4; its width is its length / k.
 -- the weight of sub-bucket x in ring r of k slots
@@ -109,13 +118,15 @@ local function putRing(out, o, tag, r)
   return o
 end
 
-if mode == '-1' then
-  local a, undo = 4, {}
-  for i = 1, #KEYS do
-    local m = tonumber(ARGV[a], 36)
-    a = a + 1
+-- Refunds the call whose section's keys start at ARGV[a] (keyCount keys); returns where the next call starts.
+local function refund(a, keyCount)
+  local undo = {}
+  for _ = 1, keyCount do
+    local key = KEYS[tonumber(ARGV[a], 36)]
+    local m = tonumber(ARGV[a + 1], 36)
+    a = a + 2
     for _ = 1, m do
-      undo[#undo + 1] = { key = KEYS[i], tag = ARGV[a], k = tonumber(ARGV[a + 3], 36), w = tonumber(ARGV[a + 4], 36) }
+      undo[#undo + 1] = { key = key, tag = ARGV[a], k = tonumber(ARGV[a + 3], 36), w = tonumber(ARGV[a + 4], 36) }
       a = a + 5
     end
   end
@@ -172,214 +183,235 @@ if mode == '-1' then
       end
     end
   end
-  return {}
+  return a
 end
 
-local now = tonumber(ARGV[1], 36)
-if not now then
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-local record = mode == '1' or mode == '2'
+local serverNow = false
 
--- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
--- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
--- t h n c b r (b = the sub-bucket of this call; h n c false when nothing is counted; r its ring if read).
--- Tables are created at their usual size: growing them costs more than the rest of the pass.
-local floor = math.floor
-local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-local r, x = 1, 0
--- per key: key, HSET arguments, their count, end of its newest weight before and after this call
-local pending = { 0, 0, 0, 0, 0 }
-local allowed = true
-local a = 4
-for i = 1, #KEYS do
-  local key = KEYS[i]
-  local m = tonumber(ARGV[a], 36)
-  a = a + 1
-  local heads
-  if m == 1 then
-    heads = redis.call('HMGET', key, ARGV[a])
-  elseif m == 2 then
-    heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5])
-  elseif m == 3 then
-    heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
-  else
-    local fields = {}
-    for j = 1, m do
-      fields[j] = ARGV[a + (j - 1) * 5]
+-- Decides the call whose section's keys start at ARGV[a0] (keyCount keys) at now (nil: the server clock) in
+-- mode mode; returns its reply and where the next call starts.
+local function decide(now, mode, a0, keyCount)
+  if not now then
+    if not serverNow then
+      local time = redis.call('TIME')
+      serverNow = tonumber(time[1]) * 1000 + floor(tonumber(time[2]) / 1000)
     end
-    heads = redis.call('HMGET', key, unpack(fields))
+    now = serverNow
   end
-  local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
-  for j = 1, m do
-    local tag = ARGV[a]
-    local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
-    local w = 0
-    if record then
-      w = ARGV[a + 4]
-      if w == '1' then w = 1 else w = tonumber(w, 36) end
-    end
-    a = a + 5
-    local b = floor(now / p)
-    local t, h, n, c, ring = 0, false, false, false, false
-    local head = heads[j]
-    if head then
-      local hn, ht, hc, hd = unpack4(HEAD, head)
-      if ht > 0 then
-        -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
-        if b < hn then b = hn end
-        local trim = b - k + 1
-        if hn >= trim then
-          local hh = hn - hd
-          if hh >= trim then
-            -- nothing leaves
-          elseif k <= RING then
-            ring = ringOf(key, tag, k)
-            while hh < trim do
-              ht = ht - slot(ring, hh, k)
-              hh = hh + 1
-            end
-            while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
-          else
-            local cv, step = 0, 0
-            while hh < trim do
-              cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
-              ht = ht - cv
-              hh = hh + step
-            end
-            -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
-            while hh < hn do
-              cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
-              if cv > 0 then break end
-              hh = hh + step
-            end
-          end
-          t, h, n, c = ht, hh, hn, hc
-          local ends = (n + k) * p
-          if ends > before then before = ends end
-        end
-      end
-    end
-    if t + w > limit then allowed = false end
-    -- as if recorded
-    local at = b * p
-    if at < now then at = now end
-    local c2 = w
-    if t == 0 then
-      h = b
-    elseif b == n then
-      c2 = c + w
-    elseif k <= RING then
-      -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
-      -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
-      local rg = ring
-      if not rg then rg = ringOf(key, tag, k) end
-      local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
-      if gap > 0 then
-        local zeros = width * gap
-        if from + gap <= k then
-          rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
-        else
-          local wrapped = from + gap - k
-          rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
-            .. string.rep('\0', width * (k - from))
-        end
-      end
-      o = putRing(out, o, tag, setSlot(rg, n, k, c))
+  local record = mode == '1' or mode == '2'
+
+  -- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
+  -- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
+  -- t h n c b r (b = the sub-bucket of this call; h n c false when nothing is counted; r its ring if read).
+  -- Tables are created at their usual size: growing them costs more than the rest of the pass.
+  local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local r, x = 1, 0
+  -- per key: key, HSET arguments, their count, end of its newest weight before and after this call
+  local pending = { 0, 0, 0, 0, 0 }
+  local allowed = true
+  local a = a0
+  for i = 1, keyCount do
+    local key = KEYS[tonumber(ARGV[a], 36)]
+    local m = tonumber(ARGV[a + 1], 36)
+    a = a + 2
+    local heads
+    if m == 1 then
+      heads = redis.call('HMGET', key, ARGV[a])
+    elseif m == 2 then
+      heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5])
+    elseif m == 3 then
+      heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
     else
-      out[o + 1] = tag .. pack('<I3', n % k)
-      out[o + 2] = pack('<I4I4', c, b - n)
-      o = o + 2
-    end
-    st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
-    x = x + 6
-    t = t + w
-    out[o + 1] = tag
-    out[o + 2] = pack(HEAD, b, t, c2, b - h)
-    o = o + 2
-    local ends = (b + k) * p
-    if ends > after then after = ends end
-    local remaining = limit - t
-    if remaining < 0 then remaining = 0 end
-    reply[r + 1] = remaining
-    if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
-    r = r + 2
-  end
-  local q = (i - 1) * 5
-  pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
-end
-
-if allowed then
-  if record then
-    for q = 0, #KEYS * 5 - 1, 5 do
-      local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
-      redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
-      -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
-      -- (other methods sharing this bucket may keep longer windows in the same key)
-      if after > before then
-        local ttl = after - now + tonumber(ARGV[3], 36)
-        if redis.call('PTTL', key) < ttl then
-          redis.call('PEXPIRE', key, ttl)
-        end
+      local fields = {}
+      for j = 1, m do
+        fields[j] = ARGV[a + (j - 1) * 5]
       end
+      heads = redis.call('HMGET', key, unpack(fields))
     end
-  end
-else
-  reply[1] = 0
-  r, x, a = 1, 0, 4
-  for i = 1, #KEYS do
-    local key = KEYS[i]
-    local m = tonumber(ARGV[a], 36)
-    a = a + 1
-    for _ = 1, m do
+    local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
+    for j = 1, m do
       local tag = ARGV[a]
       local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
-      local w = tonumber(ARGV[a + 4], 36)
+      local w = 0
+      if record then
+        w = ARGV[a + 4]
+        if w == '1' then w = 1 else w = tonumber(w, 36) end
+      end
       a = a + 5
-      local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
-      x = x + 6
+      local b = floor(now / p)
+      local t, h, n, c, ring = 0, false, false, false, false
+      local head = heads[j]
+      if head then
+        local hn, ht, hc, hd = unpack4(HEAD, head)
+        if ht > 0 then
+          -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
+          if b < hn then b = hn end
+          local trim = b - k + 1
+          if hn >= trim then
+            local hh = hn - hd
+            if hh >= trim then
+              -- nothing leaves
+            elseif k <= RING then
+              ring = ringOf(key, tag, k)
+              while hh < trim do
+                ht = ht - slot(ring, hh, k)
+                hh = hh + 1
+              end
+              while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
+            else
+              local cv, step = 0, 0
+              while hh < trim do
+                cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                ht = ht - cv
+                hh = hh + step
+              end
+              -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
+              while hh < hn do
+                cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                if cv > 0 then break end
+                hh = hh + step
+              end
+            end
+            t, h, n, c = ht, hh, hn, hc
+            local ends = (n + k) * p
+            if ends > before then before = ends end
+          end
+        end
+      end
+      if t + w > limit then allowed = false end
+      -- as if recorded
       local at = b * p
       if at < now then at = now end
+      local c2 = w
+      if t == 0 then
+        h = b
+      elseif b == n then
+        c2 = c + w
+      elseif k <= RING then
+        -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
+        -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
+        local rg = ring
+        if not rg then rg = ringOf(key, tag, k) end
+        local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
+        if gap > 0 then
+          local zeros = width * gap
+          if from + gap <= k then
+            rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
+          else
+            local wrapped = from + gap - k
+            rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
+              .. string.rep('\0', width * (k - from))
+          end
+        end
+        o = putRing(out, o, tag, setSlot(rg, n, k, c))
+      else
+        out[o + 1] = tag .. pack('<I3', n % k)
+        out[o + 2] = pack('<I4I4', c, b - n)
+        o = o + 2
+      end
+      st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
+      x = x + 6
+      t = t + w
+      out[o + 1] = tag
+      out[o + 2] = pack(HEAD, b, t, c2, b - h)
+      o = o + 2
+      local ends = (b + k) * p
+      if ends > after then after = ends end
       local remaining = limit - t
       if remaining < 0 then remaining = 0 end
-      local wait = 0
-      if t + w > limit then
-        -- from the oldest sub-bucket on, until enough weight has left the window
-        local need, freed, y = t + w - limit, 0, h
-        if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
-        while true do
-          local cy, step
-          if y == n then
-            cy, step = c, 0
-          elseif k <= RING then
-            cy, step = slot(ring, y, k), 1
-          else
-            cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
-          end
-          freed = freed + cy
-          if freed >= need or step == 0 then
-            -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
-            wait = at - (y + k) * p
-            break
-          end
-          y = y + step
-        end
-      elseif t > 0 then
-        wait = (h + k) * p - at
-      end
-      reply[r + 1], reply[r + 2] = remaining, wait
+      reply[r + 1] = remaining
+      if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
       r = r + 2
     end
+    local q = (i - 1) * 5
+    pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
+  end
+
+  local next = a
+  if allowed then
+    if record then
+      for q = 0, keyCount * 5 - 1, 5 do
+        local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
+        redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
+        -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
+        -- (other methods sharing this bucket may keep longer windows in the same key)
+        if after > before then
+          local ttl = after - now + slack
+          if redis.call('PTTL', key) < ttl then
+            redis.call('PEXPIRE', key, ttl)
+          end
+        end
+      end
+    end
+  else
+    reply[1] = 0
+    r, x, a = 1, 0, a0
+    for i = 1, keyCount do
+      local key = KEYS[tonumber(ARGV[a], 36)]
+      local m = tonumber(ARGV[a + 1], 36)
+      a = a + 2
+      for _ = 1, m do
+        local tag = ARGV[a]
+        local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+        local w = tonumber(ARGV[a + 4], 36)
+        a = a + 5
+        local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
+        x = x + 6
+        local at = b * p
+        if at < now then at = now end
+        local remaining = limit - t
+        if remaining < 0 then remaining = 0 end
+        local wait = 0
+        if t + w > limit then
+          -- from the oldest sub-bucket on, until enough weight has left the window
+          local need, freed, y = t + w - limit, 0, h
+          if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
+          while true do
+            local cy, step
+            if y == n then
+              cy, step = c, 0
+            elseif k <= RING then
+              cy, step = slot(ring, y, k), 1
+            else
+              cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+            end
+            freed = freed + cy
+            if freed >= need or step == 0 then
+              -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
+              wait = at - (y + k) * p
+              break
+            end
+            y = y + step
+          end
+        elseif t > 0 then
+          wait = (h + k) * p - at
+        end
+        reply[r + 1], reply[r + 2] = remaining, wait
+        r = r + 2
+      end
+    end
+  end
+  if mode == '2' then
+    for y = 0, x - 1, 6 do
+      r = r + 1
+      reply[r] = st[y + 5]
+    end
+  end
+  -- the reply ends at its first nil
+  reply[r + 1] = nil
+  return reply, next
+end
+
+local replies = {}
+local a = 3
+for c = 1, tonumber(ARGV[2], 36) do
+  local now, mode, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36)
+  if mode == '-1' then
+    replies[c] = {}
+    a = refund(a + 3, keyCount)
+  else
+    replies[c], a = decide(now, mode, a + 3, keyCount)
   end
 end
-if mode == '2' then
-  for y = 0, x - 1, 6 do
-    r = r + 1
-    reply[r] = st[y + 5]
-  end
-end
--- the reply ends at its first nil
-reply[r + 1] = nil
-return reply
+return replies

@@ -178,16 +178,17 @@ class RedisStoreTest extends StoreContract {
 
     private static List<Object> record(long now, String key, Limit limit, long weight) {
         StoreCall c = StoreCall.builder(now, true).add(key, limit, weight, 0).build();
-        List<Object> reply = commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, c.keys(),
-                SlidingWindowScript.args(c, 0, SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS));
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(0).decide(c, SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS);
+        List<Object> reply = SlidingWindowScript.replyOf(
+                commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, run.keys(), run.args()), 0);
         assertEquals(1L, reply.get(0));
         return reply;
     }
 
     private static void refund(long now, String key, Limit limit, long weight, List<Object> recorded) {
         StoreCall c = StoreCall.builder(now, true).add(key, limit, weight, 0).build();
-        String[] args = SlidingWindowScript.giveBackArgs(c, 0, new long[] {(Long) recorded.get(3)});
-        commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, c.keys(), args);
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(0).refund(c, new long[] {(Long) recorded.get(3)});
+        commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, run.keys(), run.args());
     }
 
     private static WindowHeader header(String key, Limit limit) {

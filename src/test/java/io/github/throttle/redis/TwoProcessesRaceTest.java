@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two JVMs share one Redis; in each round both fire 200 concurrent calls at one identity whose limit is
- * 100: exactly 100 (or exactly the weight that fits) is allowed in total, every round.
+ * 100: exactly 100 (or exactly the weight that fits) is allowed in total, every round, while calls that
+ * queue behind a script run in flight go together in one run (group commit).
  */
 class TwoProcessesRaceTest {
 
@@ -80,9 +81,19 @@ class TwoProcessesRaceTest {
                         assertEquals(LIMIT, allowed, "round " + r);
                     }
                 }
+                // calls fired at once travel together: fewer script runs than decisions (give-backs run alone)
+                String stats = conn.sync().info("commandstats");
+                long runs = calls(stats, "evalsha") + calls(stats, "eval");
+                assertTrue(runs < 2L * ROUNDS * CALLS, runs + " script runs for " + 2 * ROUNDS * CALLS + " racing decisions");
             }
             System.out.println(mode + ": " + ROUNDS + " rounds of 2 x " + CALLS + " racing calls: exact every round");
         }
+    }
+
+    /** The calls of a command in an INFO commandstats reply (0 when it has none). */
+    private static long calls(String commandStats, String command) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(commandStats);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     private static Process child(RedisProcess redis, String name, String mode) throws Exception {

@@ -23,12 +23,12 @@ public final class Bench {
             new WindowsSection(), new SizeSection());
     /** The sections without Redis. */
     static final List<Section> IN_PROCESS = List.of(new MemorySection(), new PathSection(), new HeapSection());
-    /** Runs last, with a redis-server of its own. */
-    static final Section HTTP = new HttpSection();
+    /** Run last, each with a redis-server of its own. */
+    static final List<Section> OVER_HTTP = List.of(new HttpSection(), new CostSection());
 
     private final Context ctx = new Context();
     private final Set<String> only = Set.of(System.getenv().getOrDefault("BENCH_ONLY",
-            "redis,memory,path,script,instructions,windows,size,heap,http").split(","));
+            "redis,memory,path,script,instructions,windows,size,heap,http,cost").split(","));
 
     public static void main(String[] args) throws Exception {
         new Bench().run();
@@ -46,10 +46,12 @@ public final class Bench {
         }
         ctx.redis = null;
         IN_PROCESS.forEach(this::section);
-        if (only.contains(HTTP.name())) {
-            try (RedisServer r = new RedisServer()) {
-                ctx.redis = r;
-                section(HTTP);
+        for (Section s : OVER_HTTP) {
+            if (only.contains(s.name())) {
+                try (RedisServer r = new RedisServer()) {
+                    ctx.redis = r;
+                    section(s);
+                }
             }
         }
         ctx.line("");

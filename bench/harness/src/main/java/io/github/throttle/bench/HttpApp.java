@@ -22,7 +22,7 @@ final class HttpApp implements AutoCloseable {
     HttpApp(String jar, String store, String redisUri) throws Exception {
         int port = RedisServer.freePort();
         ProcessBuilder pb = new ProcessBuilder(Processes.java(), "-Xmx512m", "-jar", jar).redirectErrorStream(true)
-                .redirectOutput(Path.of("http-app-" + store + ".log").toFile());
+                .redirectOutput(Path.of("http-app-" + store + "-" + port + ".log").toFile());
         pb.environment().put("BENCH_HTTP_PORT", Integer.toString(port));
         if (store.equals("redis")) {
             pb.environment().put("THROTTLE_REDIS_URI", redisUri);

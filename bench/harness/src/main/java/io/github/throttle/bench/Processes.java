@@ -74,11 +74,22 @@ final class Processes {
     }
 
     /** @param errors socket errors and answers other than 2xx/3xx; {@code non2xx} the latter alone */
-    record WrkResult(double requestsPerSecond, double p99Millis, long errors, long requests, long non2xx) {
+    record WrkResult(double requestsPerSecond, double p99Millis, long errors, long requests, long non2xx, double p50Millis) {
+    }
+
+    /** A latency figure of wrk's ({@code 1.23ms}) in milliseconds. */
+    private static double millis(Matcher m) {
+        double v = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "us" -> v / 1000;
+            case "s" -> v * 1000;
+            default -> v;
+        };
     }
 
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
     private static final Pattern P99 = Pattern.compile("\\s99%\\s+([0-9.]+)(us|ms|s)");
+    private static final Pattern P50 = Pattern.compile("\\s50%\\s+([0-9.]+)(us|ms|s)");
     private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in");
     private static final Pattern NON2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
     private static final Pattern SOCKET = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
@@ -92,12 +103,9 @@ final class Processes {
         if (!r.find() || !p.find()) {
             throw new IllegalStateException("no figures in wrk output:\n" + out);
         }
-        double v = Double.parseDouble(p.group(1));
-        double ms = switch (p.group(2)) {
-            case "us" -> v / 1000;
-            case "s" -> v * 1000;
-            default -> v;
-        };
+        double ms = millis(p);
+        Matcher median = P50.matcher(out);
+        double p50 = median.find() ? millis(median) : Double.NaN;
         Matcher n = NON2XX.matcher(out);
         long non2xx = n.find() ? Long.parseLong(n.group(1)) : 0;
         long errors = non2xx;
@@ -108,6 +116,6 @@ final class Processes {
             }
         }
         Matcher q = REQUESTS.matcher(out);
-        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors, q.find() ? Long.parseLong(q.group(1)) : 0, non2xx);
+        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors, q.find() ? Long.parseLong(q.group(1)) : 0, non2xx, p50);
     }
 }

@@ -32,8 +32,9 @@ final class RedisAdapter implements AutoCloseable {
     /** The EVALSHA that Throttle sends for {@code key} (its exact ARGV, the server's clock), for redis-benchmark. */
     static List<String> evalsha(String key, Window[] windows) {
         StoreCall c = Engine.detached("bench", windows).call("x", -1);
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(0).decide(c);
         List<String> cmd = new ArrayList<>(List.of("EVALSHA", SlidingWindowScript.SHA1, "1", key));
-        cmd.addAll(Arrays.asList(SlidingWindowScript.args(c, 0, SlidingWindowScript.mode(c))));
+        cmd.addAll(Arrays.asList(run.args()));
         return cmd;
     }
 

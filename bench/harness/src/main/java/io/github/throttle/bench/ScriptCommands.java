@@ -32,7 +32,7 @@ final class ScriptCommands {
     static List<String> clientClock(List<String> evalsha) {
         List<String> cmd = new ArrayList<>(evalsha);
         cmd.set(3, Engine.key("client", "key:__rand_int__"));
-        cmd.set(4, Long.toString(System.currentTimeMillis(), 36));
+        cmd.set(6, Long.toString(System.currentTimeMillis(), 36)); // the call's now: ARGV[3]
         return cmd;
     }
 

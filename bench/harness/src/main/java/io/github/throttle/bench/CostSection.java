@@ -1,0 +1,191 @@
+package io.github.throttle.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.github.throttle.bench.Context.log;
+import static io.github.throttle.bench.Stats.f;
+
+/**
+ * What one decision costs, side by side in one run: Redis CPU per decision (Redis's {@code used_cpu_user +
+ * used_cpu_sys} over the requests served) beside that of a reference script run by {@code redis-benchmark}
+ * on the same Redis, the app's CPU per decision (over the throttled requests, minus the unthrottled endpoint's
+ * per request), requests/s and p50 — for the app of this checkout and, with {@code BENCH_HTTP_APP_BEFORE}, the
+ * same app holding an earlier jar. Two shapes: one identity with one limit (a minute by seconds) at 32
+ * connections, and random identities with three limits at 64. Rounds interleave the apps.
+ */
+final class CostSection implements Section {
+
+    /** The reference: two HSET and two EXPIRE in one script, on random keys. */
+    static final String REFERENCE = "redis.call('HSET', KEYS[1], 'n', ARGV[1]) redis.call('HSET', KEYS[2], 'n', ARGV[1]) "
+            + "redis.call('EXPIRE', KEYS[1], 60) redis.call('EXPIRE', KEYS[2], 60) return 1";
+
+    /** A workload: path, connections, wrk script. */
+    private record Load(String name, String path, int connections, Path script) {
+    }
+
+    private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+
+    @Override
+    public String name() {
+        return "cost";
+    }
+
+    @Override
+    public void run(Context ctx) throws Exception {
+        log("Cost of a decision");
+        Map<String, String> jars = new LinkedHashMap<>();
+        jars.put("now", System.getenv().getOrDefault("BENCH_HTTP_APP", "../../http-app/target/quarkus-app/quarkus-run.jar"));
+        String before = System.getenv("BENCH_HTTP_APP_BEFORE");
+        if (before != null) {
+            jars.put("before", before);
+        }
+        Path random = wrkScript("\"k\" .. math.random(1, 10000)");
+        Path hot = wrkScript("\"hot\"");
+        List<Load> loads = List.of(
+                new Load("open-1", "open", 1, random), new Load("throttled-1", "throttled", 1, random),
+                new Load("open-32", "open", 32, random), new Load("single-hot-32", "single", 32, hot),
+                new Load("throttled-32", "throttled", 32, random),
+                new Load("open-64", "open", 64, random), new Load("throttled-64", "throttled", 64, random));
+        String sha = ctx.redis.admin.scriptLoad(REFERENCE);
+        List<String> reference = List.of("EVALSHA", sha, "2", "ref:a:__rand_int__", "ref:b:__rand_int__", "1");
+        List<HttpApp> apps = new ArrayList<>();
+        try {
+            Map<String, HttpApp> byName = new LinkedHashMap<>();
+            for (Map.Entry<String, String> jar : jars.entrySet()) {
+                for (String store : List.of("redis", "memory")) {
+                    HttpApp app = new HttpApp(jar.getValue(), store, ctx.redis.uri());
+                    apps.add(app);
+                    byName.put(jar.getKey() + " " + store, app);
+                    for (Load l : loads) {
+                        Processes.wrk(app.base + l.path(), l.connections(), 2, l.script().toString());
+                    }
+                }
+            }
+            for (int round = 0; round < ctx.rounds; round++) {
+                double cpu = ctx.redis.cpuSeconds();
+                long requests = Math.max(20_000, (long) (40_000 * ctx.seconds));
+                double rps = Processes.redisBenchmark(ctx.redis.port, 32, requests, 10_000, reference);
+                add("reference µs", (ctx.redis.cpuSeconds() - cpu) * 1e6 / requests);
+                add("reference /s", rps);
+                List<String> order = new ArrayList<>(byName.keySet());
+                if (round % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (String name : order) {
+                    for (Load l : loads) {
+                        measure(ctx, name, byName.get(name), l);
+                    }
+                }
+                log(f("  round %d of %d done", round + 1, ctx.rounds));
+            }
+        } finally {
+            apps.forEach(HttpApp::close);
+        }
+        print(ctx, jars.keySet());
+    }
+
+    private void measure(Context ctx, String app, HttpApp http, Load l) {
+        ThreadCpu cpuBefore = ThreadCpu.of(http.pid());
+        double redisCpu = ctx.redis.cpuSeconds();
+        Processes.WrkResult r = Processes.wrk(http.base + l.path(), l.connections(), Math.max(2, ctx.seconds), l.script().toString());
+        if (r.errors() > 0 || r.requests() == 0) {
+            throw new IllegalStateException(app + " " + l.name() + ": " + r.errors() + " errors of " + r.requests());
+        }
+        String at = app + " " + l.name();
+        add(at + " /s", r.requestsPerSecond());
+        add(at + " p50", r.p50Millis());
+        double appCpu = 0;
+        for (String family : ThreadCpu.FAMILIES) {
+            appCpu += ThreadCpu.of(http.pid()).perRequest(cpuBefore, r.requests()).get(family);
+        }
+        add(at + " app µs", appCpu);
+        add(at + " Redis µs", (ctx.redis.cpuSeconds() - redisCpu) * 1e6 / r.requests());
+    }
+
+    private void add(String name, double value) {
+        figures.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+    }
+
+    private double median(String name) {
+        List<Double> v = new ArrayList<>(figures.getOrDefault(name, List.of()));
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
+        v.sort(null);
+        int n = v.size();
+        return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    /** The median over rounds of a per-round ratio. */
+    private double ratio(String over, String under) {
+        List<Double> a = figures.getOrDefault(over, List.of());
+        List<Double> b = figures.getOrDefault(under, List.of());
+        List<Double> r = new ArrayList<>();
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            r.add(a.get(i) / b.get(i));
+        }
+        figures.put("ratio " + over + " / " + under, r);
+        return median("ratio " + over + " / " + under);
+    }
+
+    private void print(Context ctx, java.util.Set<String> jars) {
+        ctx.line("");
+        ctx.line("### Cost of a decision (load average " + Bench.loadAverage() + " at the end)");
+        ctx.line("");
+        ctx.line(f("Reference script (two HSET, two EXPIRE) by redis-benchmark at 32 connections: %.1f µs of Redis CPU a call, %.0f calls/s.",
+                median("reference µs"), median("reference /s")));
+        ctx.line("");
+        ctx.line("| app | shape | Redis µs / decision | × reference | app µs / decision | requests/s | × unthrottled | p50 ms |");
+        ctx.line("|---|---|---:|---:|---:|---:|---:|---:|");
+        String[][] shapes = {{"single-hot-32", "open-32", "one identity, one limit, 32 conn."},
+                {"throttled-32", "open-32", "random identities, 3 limits, 32 conn."},
+                {"throttled-64", "open-64", "random identities, 3 limits, 64 conn."},
+                {"throttled-1", "open-1", "random identities, 3 limits, 1 conn."}};
+        for (String jar : jars) {
+            for (String store : List.of("redis", "memory")) {
+                String app = jar + " " + store;
+                for (String[] s : shapes) {
+                    String t = app + " " + s[0];
+                    String o = app + " " + s[1];
+                    List<Double> client = new ArrayList<>();
+                    List<Double> tc = figures.getOrDefault(t + " app µs", List.of());
+                    List<Double> oc = figures.getOrDefault(o + " app µs", List.of());
+                    for (int i = 0; i < Math.min(tc.size(), oc.size()); i++) {
+                        client.add(tc.get(i) - oc.get(i));
+                    }
+                    figures.put(t + " client µs", client);
+                    boolean redis = store.equals("redis");
+                    ctx.line(f("| %s | %s | %s | %s | %.1f | %.0f | %.2f× | %.3f |", app, s[2],
+                            redis ? f("%.1f", median(t + " Redis µs")) : "–",
+                            redis ? f("%.2f×", ratio(t + " Redis µs", "reference µs")) : "–",
+                            median(t + " client µs"), median(t + " /s"), ratio(t + " /s", o + " /s"), median(t + " p50")));
+                }
+            }
+        }
+        if (jars.contains("before")) {
+            ctx.line("");
+            ctx.line("| this jar ÷ the earlier one, medians of per-round ratios | app µs / decision | Redis µs / decision | requests/s | p50 |");
+            ctx.line("|---|---:|---:|---:|---:|");
+            for (String store : List.of("redis", "memory")) {
+                for (String[] s : shapes) {
+                    String now = "now " + store + " " + s[0];
+                    String was = "before " + store + " " + s[0];
+                    ctx.line(f("| %s, %s | %.2f× | %s | %.2f× | %.2f× |", store, s[2], ratio(now + " client µs", was + " client µs"),
+                            store.equals("redis") ? f("%.2f×", ratio(now + " Redis µs", was + " Redis µs")) : "–",
+                            ratio(now + " /s", was + " /s"), ratio(now + " p50", was + " p50")));
+                }
+            }
+        }
+    }
+
+    private static Path wrkScript(String key) throws java.io.IOException {
+        Path script = Files.createTempFile("throttle-cost-", ".lua");
+        Files.writeString(script, "request = function()\n  return wrk.format(\"GET\", nil, { [\"X-API-Key\"] = " + key + " })\nend\n");
+        return script;
+    }
+}
