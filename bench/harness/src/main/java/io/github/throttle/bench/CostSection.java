@@ -84,7 +84,9 @@ final class CostSection implements Section {
                 log(f("  round %d of %d done", round + 1, ctx.rounds));
             }
         } finally {
-            apps.forEach(HttpApp::close);
+            for (HttpApp app : apps) {
+                app.close();
+            }
         }
         print(ctx, jars.keySet());
     }
