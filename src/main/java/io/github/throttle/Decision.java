@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  *       counted sub-bucket leaves the window); 0 when nothing is counted.</li>
  * </ul>
  * A decision taken while the store was unreachable and {@code throttle.on-store-failure=allow} is
- * {@linkplain #unmetered() unmetered}: allowed, with no figures. A call on plan {@code unlimited} is unmetered too;
+ * {@linkplain #unmetered() unmetered}: allowed, with no figures; with {@code local} it is taken
+ * {@linkplain #isLocal() locally}, with the figures of the scaled limits. A call on plan {@code unlimited} is unmetered too;
  * one on plan {@code blocked} is {@linkplain #isBlocked() blocked}: denied, with no figures.
  */
 public final class Decision {
@@ -40,13 +41,15 @@ public final class Decision {
     /** Returns the weight this call recorded; null when there is nothing to give back. */
     private final Supplier<CompletionStage<Void>> giveBack;
     private final AtomicBoolean givenBack = new AtomicBoolean();
+    /** Taken by this instance alone while the store could not be asked ({@code throttle.on-store-failure=local}). */
+    private final boolean local;
 
     private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas) {
-        this(allowed, remaining, retryAfterMillis, resetMillis, quotas, null, null);
+        this(allowed, remaining, retryAfterMillis, resetMillis, quotas, null, null, false);
     }
 
     private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas,
-                     String plan, Supplier<CompletionStage<Void>> giveBack) {
+                     String plan, Supplier<CompletionStage<Void>> giveBack, boolean local) {
         this.allowed = allowed;
         this.remaining = remaining;
         this.retryAfterMillis = retryAfterMillis;
@@ -54,6 +57,7 @@ public final class Decision {
         this.quotas = quotas;
         this.plan = plan;
         this.giveBack = giveBack;
+        this.local = local;
     }
 
     /**
@@ -112,7 +116,7 @@ public final class Decision {
      * @return the blocked decision
      */
     public static Decision blocked() {
-        return new Decision(false, 0, 0, 0, List.of(), BLOCKED, null);
+        return new Decision(false, 0, 0, 0, List.of(), BLOCKED, null, false);
     }
 
     /**
@@ -126,7 +130,7 @@ public final class Decision {
         if (Objects.equals(p, this.plan)) {
             return this;
         }
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, p, giveBack);
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, p, giveBack, local);
     }
 
     /**
@@ -137,7 +141,7 @@ public final class Decision {
      * @return a decision with the same figures that {@link #giveBack()} can undo
      */
     public Decision givingBackWith(Supplier<CompletionStage<Void>> giveBack) {
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack));
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack), local);
     }
 
     /**
@@ -191,6 +195,26 @@ public final class Decision {
      */
     public boolean isUnmetered() {
         return quotas.isEmpty();
+    }
+
+    /**
+     * Whether this instance decided alone, in its embedded store with scaled limits, because the shared store
+     * could not be asked ({@code throttle.on-store-failure=local}).
+     *
+     * @return {@code true} for a decision taken locally
+     */
+    public boolean isLocal() {
+        return local;
+    }
+
+    /**
+     * This decision, as taken locally; for the engine, which decides in a store of this instance while the shared
+     * one cannot be asked.
+     *
+     * @return a decision with the same figures for which {@link #isLocal()} is true
+     */
+    public Decision locally() {
+        return local ? this : new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, giveBack, true);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.github.throttle.ThrottlePlan;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCallTimer;
@@ -70,7 +71,12 @@ public final class Bootstrap {
         for (String outcome : List.of(StoreCallTimer.SUCCESS, StoreCallTimer.FAILURE, StoreCallTimer.TIMEOUT)) {
             timers.put(outcome, meters.storeCalls(store.kind(), outcome));
         }
-        Decider decider = new Decider(store, clock, settings.clientTime(), settings.redisTimeout(), settings.denyOnFailure(),
+        FailurePolicy onFailure = switch (settings.onStoreFailure()) {
+            case ALLOW -> FailurePolicy.ALLOW;
+            case DENY -> FailurePolicy.DENY;
+            case LOCAL -> FailurePolicy.local(settings.localShare(), () -> new MemoryStore(clock));
+        };
+        Decider decider = new Decider(store, clock, settings.clientTime(), settings.redisTimeout(), onFailure,
                 OPEN_AFTER_FAILURE, (outcome, nanos) -> timers.get(outcome).record(nanos));
         // the header of the built-in API-key resolver is a setting, read here once
         Function<Class<?>, Object> instances =

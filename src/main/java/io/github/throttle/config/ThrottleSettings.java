@@ -1,5 +1,6 @@
 package io.github.throttle.config;
 
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.redis.RedisUris;
 import org.eclipse.microprofile.config.Config;
@@ -21,7 +22,8 @@ public record ThrottleSettings(
         Duration redisTimeout,
         String keyPrefix,
         boolean clientTime,
-        boolean denyOnFailure,
+        FailurePolicy.Kind onStoreFailure,
+        double localShare,
         HeaderStyle headers,
         List<Cidr> trustedProxies,
         String keyHeader,
@@ -46,6 +48,7 @@ public record ThrottleSettings(
     public static final String KEY_PREFIX = "throttle.key-prefix";
     public static final String TIME_SOURCE = "throttle.time-source";
     public static final String ON_STORE_FAILURE = "throttle.on-store-failure";
+    public static final String LOCAL_SHARE = "throttle.local.share";
     public static final String HEADERS = "throttle.headers";
     public static final String TRUSTED_PROXIES = "throttle.forwarded.trusted-proxies";
     public static final String KEY_HEADER = "throttle.key.header";
@@ -55,7 +58,7 @@ public record ThrottleSettings(
 
     /** Every key Throttle reads. */
     public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
-            TIME_SOURCE, ON_STORE_FAILURE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE);
+            TIME_SOURCE, ON_STORE_FAILURE, LOCAL_SHARE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE);
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
@@ -83,7 +86,19 @@ public record ThrottleSettings(
             throw invalid(KEY_PREFIX, prefix, why);
         });
         boolean client = choice(config, TIME_SOURCE, "redis", "redis", "client").equals("client");
-        boolean deny = choice(config, ON_STORE_FAILURE, "allow", "allow", "deny").equals("deny");
+        FailurePolicy.Kind onFailure = FailurePolicy.Kind.valueOf(
+                choice(config, ON_STORE_FAILURE, "allow", "allow", "deny", "local").toUpperCase(Locale.ROOT));
+        double share = string(config, LOCAL_SHARE).map(v -> {
+            try {
+                double d = Double.parseDouble(v.trim());
+                if (d > 0 && d <= 1) {
+                    return d;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw invalid(LOCAL_SHARE, v, "must be a number above 0 and at most 1 (this instance's share of each limit)");
+        }).orElse(1.0);
         HeaderStyle headers = switch (choice(config, HEADERS, "ietf", "ietf", "x-ratelimit", "none")) {
             case "x-ratelimit" -> HeaderStyle.X_RATELIMIT;
             case "none" -> HeaderStyle.NONE;
@@ -116,7 +131,7 @@ public record ThrottleSettings(
             }
             throw invalid(DENY_CACHE_SIZE, v, "must be a whole number from 0 (off) to 10000000");
         }).orElse(10_000);
-        return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, deny, headers, List.copyOf(proxies), header,
+        return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, onFailure, share, headers, List.copyOf(proxies), header,
                 report, metrics, denyCache);
     }
 

@@ -18,8 +18,10 @@ import java.util.function.Supplier;
 
 /**
  * Turns store calls into {@link Decision}s: picks the clock, bounds every store call by the timeout, and
- * applies the failure policy. After a failure the store is not asked again for {@code openPeriod}
- * (callers get the failure decision at once); then one call probes it. Any store call that is answered ends
+ * applies the {@linkplain FailurePolicy failure policy}. After a failure the store is not asked again for
+ * {@code openPeriod} (callers get the failure decision at once); then one call probes it. Under
+ * {@link FailurePolicy#local local}, a store of this instance decides during a failure episode, with scaled
+ * limits; its counts are dropped when the episode ends. Any store call that is answered ends
  * the episode at once, the readiness check's {@link #reachable probe} included, so that the check and the
  * decisions never disagree. A failure episode is logged once when it starts (at the store's
  * {@link Store#severity severity} for its cause) and once when it ends.
@@ -32,29 +34,35 @@ public final class Decider {
     private final InstantSource clock;
     private final boolean clientTime;
     private final Duration timeout;
-    private final boolean denyOnFailure;
+    private final FailurePolicy onFailure;
     private final long openMillis;
     private final StoreCallTimer timer;
 
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile long openUntil = Long.MIN_VALUE;
     private volatile boolean failing;
+    /**
+     * Under {@link FailurePolicy.Kind#LOCAL}, the store that decides during a failure episode, replaced by an empty
+     * one when the episode ends; else null.
+     */
+    private volatile Store local;
 
-    public Decider(Store store, InstantSource clock, boolean clientTime, Duration timeout, boolean denyOnFailure,
+    public Decider(Store store, InstantSource clock, boolean clientTime, Duration timeout, FailurePolicy onFailure,
                    Duration openPeriod) {
-        this(store, clock, clientTime, timeout, denyOnFailure, openPeriod, StoreCallTimer.NONE);
+        this(store, clock, clientTime, timeout, onFailure, openPeriod, StoreCallTimer.NONE);
     }
 
     /** @param timer told how each store call ended and how long it took */
-    public Decider(Store store, InstantSource clock, boolean clientTime, Duration timeout, boolean denyOnFailure,
+    public Decider(Store store, InstantSource clock, boolean clientTime, Duration timeout, FailurePolicy onFailure,
                    Duration openPeriod, StoreCallTimer timer) {
         this.timer = timer;
         this.store = store;
         this.clock = clock;
         this.clientTime = clientTime;
         this.timeout = timeout;
-        this.denyOnFailure = denyOnFailure;
+        this.onFailure = onFailure;
         this.openMillis = openPeriod.toMillis();
+        this.local = onFailure.kind() == FailurePolicy.Kind.LOCAL ? onFailure.localStore().get() : null;
     }
 
     /** The time to put in a {@link StoreCall}: the client clock, or -1 for the store's own clock. */
@@ -68,7 +76,8 @@ public final class Decider {
 
     /**
      * Decides a call. Never completes exceptionally because of the store: failures become the failure
-     * decision ({@link Decision#unmetered()} or {@link Decision#unavailable(long)}).
+     * decision ({@link Decision#unmetered()}, {@link Decision#unavailable(long)}, or one taken
+     * {@linkplain Decision#isLocal() locally}).
      *
      * @param limits the caller's limits, indexed by {@link StoreCall#limitIndex(int)}
      */
@@ -76,7 +85,7 @@ public final class Decider {
         boolean probe = false;
         if (failing) {
             if (clock.millis() < openUntil || !probing.compareAndSet(false, true)) {
-                return CompletableFuture.completedFuture(failure());
+                return CompletableFuture.completedFuture(failure(call, limits));
             }
             probe = true;
         }
@@ -86,20 +95,26 @@ public final class Decider {
                 probing.set(false);
             }
             if (failure != null) {
-                return failure();
+                return failure(call, limits);
             }
-            Decision d = decision(r, call, limits);
-            if (r.allowed() && call.returnable()) {
-                StoreCall back = call.givingBack();
-                int[] pairs = call.returnablePairs();
-                long[] subBuckets = new long[pairs.length];
-                for (int j = 0; j < pairs.length; j++) {
-                    subBuckets[j] = r.subBucket(pairs[j]);
-                }
-                d = d.givingBackWith(() -> giveBack(back, subBuckets));
-            }
-            return d;
+            return decided(r, call, limits, (back, subBuckets) -> giveBack(back, subBuckets));
         });
+    }
+
+    /** The decision of a store's reply, with the way to give its weight back when the call may. */
+    private static Decision decided(StoreReply r, StoreCall call, List<Limit> limits,
+                                    BiFunction<StoreCall, long[], CompletionStage<Void>> giveBack) {
+        Decision d = decision(r, call, limits);
+        if (r.allowed() && call.returnable()) {
+            StoreCall back = call.givingBack();
+            int[] pairs = call.returnablePairs();
+            long[] subBuckets = new long[pairs.length];
+            for (int j = 0; j < pairs.length; j++) {
+                subBuckets[j] = r.subBucket(pairs[j]);
+            }
+            d = d.givingBackWith(() -> giveBack.apply(back, subBuckets));
+        }
+        return d;
     }
 
     /**
@@ -149,7 +164,7 @@ public final class Decider {
 
     /** Whether a store that cannot be asked gets calls denied ({@code throttle.on-store-failure=deny}). */
     public boolean deniesOnFailure() {
-        return denyOnFailure;
+        return onFailure.kind() == FailurePolicy.Kind.DENY;
     }
 
     /**
@@ -189,25 +204,66 @@ public final class Decider {
         return new Decision.Quota(a.policy(), a.limit(), a.windowMillis(), remaining, wait, a.violated() || b.violated());
     }
 
-    private Decision failure() {
-        return denyOnFailure ? Decision.unavailable(Math.max(1000, openMillis)) : Decision.unmetered();
+    private Decision failure(StoreCall call, List<Limit> limits) {
+        return switch (onFailure.kind()) {
+            case ALLOW -> Decision.unmetered();
+            case DENY -> Decision.unavailable(Math.max(1000, openMillis));
+            case LOCAL -> locally(call, limits);
+        };
+    }
+
+    /**
+     * Decides in this instance's store, each limit scaled by the share: the usual figures, of the scaled limits.
+     * The local store answers at once.
+     */
+    private Decision locally(StoreCall call, List<Limit> limits) {
+        Store in = local;
+        StoreCall scaled = call.withLimits(onFailure::scale);
+        List<Limit> scaledLimits = limits.stream().map(l -> l == null ? null : onFailure.scale(l)).toList();
+        StoreReply r = in.decide(scaled).toCompletableFuture().join();
+        return decided(r, scaled, scaledLimits, in::giveBack).locally();
     }
 
     private void onFailure(Throwable cause) {
         openUntil = clock.millis() + openMillis;
-        if (!failing) {
-            failing = true;
-            boolean timedOut = cause instanceof TimeoutException;
-            LOG.log(timedOut ? Level.WARNING : store.severity(cause), "Throttle: " + store.describe() + " failed ("
-                    + (timedOut ? "no answer within " + timeout.toMillis() + " ms" : store.describe(cause))
-                    + "); calls are " + (denyOnFailure ? "denied" : "allowed without counting") + " until it answers again");
+        if (failing) {
+            return;
         }
+        synchronized (this) {
+            if (failing) {
+                return;
+            }
+            failing = true;
+        }
+        boolean timedOut = cause instanceof TimeoutException;
+        LOG.log(timedOut ? Level.WARNING : store.severity(cause), "Throttle: " + store.describe() + " failed ("
+                + (timedOut ? "no answer within " + timeout.toMillis() + " ms" : store.describe(cause)) + "); calls are "
+                + switch (onFailure.kind()) {
+                    case ALLOW -> "allowed without counting";
+                    case DENY -> "denied";
+                    case LOCAL -> "counted on this instance, each limit × " + onFailure.localShare() + ",";
+                } + " until it answers again");
     }
 
     private void onSuccess() {
-        if (failing) {
-            failing = false;
-            LOG.log(Level.INFO, "Throttle: " + store.describe() + " answers again; counting resumed");
+        if (!failing) {
+            return;
         }
+        Store dropped;
+        synchronized (this) {
+            if (!failing) {
+                return;
+            }
+            failing = false;
+            dropped = local;
+            if (dropped != null) {
+                local = onFailure.localStore().get();
+            }
+        }
+        if (dropped != null) {
+            dropped.close();
+        }
+        LOG.log(Level.INFO, "Throttle: " + store.describe() + " answers again; counting resumed"
+                + (dropped != null ? " there (the counts of this instance are dropped)" : ""));
     }
 }

@@ -141,6 +141,15 @@ public final class StoreCall {
         return b.pairs.isEmpty() ? null : b.build();
     }
 
+    /** This call with each pair's limit mapped by {@code f} (the same window): the keys, weights and order kept. */
+    public StoreCall withLimits(java.util.function.UnaryOperator<Limit> f) {
+        Builder b = builder(nowMillis, record);
+        for (Pair x : pairs) {
+            b.add(x.key(), f.apply(x.limit()), x.weight(), x.limitIndex(), x.returnable());
+        }
+        return b.build();
+    }
+
     /** Collects pairs; an exact repeat (same key and limit index) is kept once. */
     public static final class Builder {
         private final long nowMillis;

@@ -17,7 +17,11 @@ public enum CallResult {
     /** Let through uncounted: the store could not be asked and failures allow. */
     STORE_FAILURE_ALLOWED("store-failure-allowed"),
     /** Refused: the store could not be asked and failures deny. */
-    STORE_FAILURE_DENIED("store-failure-denied");
+    STORE_FAILURE_DENIED("store-failure-denied"),
+    /** Let through, counted on this instance alone: the store could not be asked and failures count locally. */
+    LOCAL_ALLOWED("local-allowed"),
+    /** Refused for the scaled limits counted on this instance: the store could not be asked and failures count locally. */
+    LOCAL_DENIED("local-denied");
 
     private final String tag;
 
@@ -33,11 +37,11 @@ public enum CallResult {
     /** The result of a decision, in enforce or report mode. */
     static CallResult of(Decision d, boolean report) {
         if (d.allowed()) {
-            return d.isUnmetered() ? STORE_FAILURE_ALLOWED : ALLOWED;
+            return d.isLocal() ? LOCAL_ALLOWED : d.isUnmetered() ? STORE_FAILURE_ALLOWED : ALLOWED;
         }
         if (report) {
             return WOULD_DENY;
         }
-        return d.isUnmetered() ? STORE_FAILURE_DENIED : DENIED;
+        return d.isLocal() ? LOCAL_DENIED : d.isUnmetered() ? STORE_FAILURE_DENIED : DENIED;
     }
 }

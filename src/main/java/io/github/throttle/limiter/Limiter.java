@@ -124,7 +124,8 @@ public final class Limiter implements AutoCloseable {
         long sentAt = denyCache.now();
         return decider.decide(call, limits).thenApply(d -> {
             Decision onPlan = d.onPlan(plan);
-            if (!onPlan.allowed()) {
+            // a local denial is this instance's alone: the store may allow the call as soon as it answers
+            if (!onPlan.allowed() && !onPlan.isLocal()) {
                 denyCache.remember(call, plan, onPlan, sentAt);
             }
             return onPlan;

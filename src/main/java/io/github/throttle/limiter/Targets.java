@@ -150,7 +150,7 @@ public final class Targets {
                     c.skipSuccessful()));
         }
         Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, CallResult.ALLOWED,
-                CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED);
+                CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED, CallResult.LOCAL_ALLOWED, CallResult.LOCAL_DENIED);
         return new LimitSet(plan, charged, codec, calls, reportLog);
     }
 

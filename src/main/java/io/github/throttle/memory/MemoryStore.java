@@ -93,7 +93,12 @@ public final class MemoryStore implements Store {
             Pair s = seen[p];
             long need = s.used + call.weight(p) - l.limit();
             figures[p * 3] = Math.max(0, l.limit() - s.used);
-            if (!allowed && need > 0) {
+            if (!allowed && need > s.used) {
+                // heavier than the limit itself (only under scaled local limits: callers refuse such calls before):
+                // it never fits; the wait is a whole window
+                figures[p * 3 + 1] = l.leavesAt(s.subBucket) - s.at;
+                figures[p * 3 + 2] = 1;
+            } else if (!allowed && need > 0) {
                 figures[p * 3 + 1] = l.leavesAt(s.counts.subBucketFreeing(s.leaving, need)) - s.at;
                 figures[p * 3 + 2] = 1;
             } else if (s.used > 0) {

@@ -1,6 +1,7 @@
 package io.github.throttle.engine;
 
 import io.github.throttle.Decision;
+import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.testing.MutableClock;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The failure policy and the open period, with a store that fails the way a dead Redis does. */
@@ -63,7 +65,7 @@ class DeciderTest {
     @Test
     void withAllowAFailedStoreLetsCallsThroughUncounted() {
         UnreachableStore store = new UnreachableStore();
-        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), false, Duration.ofSeconds(1));
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), FailurePolicy.ALLOW, Duration.ofSeconds(1));
         Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertTrue(decision.allowed());
         assertTrue(decision.isUnmetered());
@@ -72,7 +74,7 @@ class DeciderTest {
     @Test
     void withDenyAFailedStoreDeniesAsUnavailable() {
         UnreachableStore store = new UnreachableStore();
-        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), true, Duration.ofSeconds(1));
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), FailurePolicy.DENY, Duration.ofSeconds(1));
         Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(decision.allowed());
         assertTrue(decision.isUnmetered());
@@ -83,7 +85,7 @@ class DeciderTest {
     void aStoreThatDoesNotAnswerIsCutOffAtTheTimeout() {
         UnreachableStore store = new UnreachableStore();
         store.hang = true;
-        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(30), false, Duration.ofSeconds(1));
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(30), FailurePolicy.ALLOW, Duration.ofSeconds(1));
         Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertTrue(decision.isUnmetered());
     }
@@ -92,7 +94,7 @@ class DeciderTest {
     void afterAFailureTheStoreIsLeftAloneForTheOpenPeriodThenProbed() {
         UnreachableStore store = new UnreachableStore();
         MutableClock clock = new MutableClock(0);
-        Decider d = new Decider(store, clock, false, Duration.ofMillis(50), false, Duration.ofSeconds(1));
+        Decider d = new Decider(store, clock, false, Duration.ofMillis(50), FailurePolicy.ALLOW, Duration.ofSeconds(1));
         d.decide(call, List.of(limit)).toCompletableFuture().join();
         for (int i = 0; i < 100; i++) {
             d.decide(call, List.of(limit)).toCompletableFuture().join();
@@ -115,7 +117,7 @@ class DeciderTest {
         for (boolean deny : new boolean[] {true, false}) {
             UnreachableStore store = new UnreachableStore();
             // an open period that the clock never leaves: only the probe can end the episode
-            Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny, Duration.ofHours(1));
+            Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofHours(1));
             Decision failed = d.decide(call, List.of(limit)).toCompletableFuture().join();
             assertTrue(failed.isUnmetered());
             assertFalse(d.reachable(probe).toCompletableFuture().join(), "the store still fails");
@@ -134,12 +136,72 @@ class DeciderTest {
     @Test
     void aReadinessProbeThatFailsStartsAFailureEpisode() {
         UnreachableStore store = new UnreachableStore();
-        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), true, Duration.ofHours(1));
+        Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), FailurePolicy.DENY, Duration.ofHours(1));
         assertFalse(d.reachable(probe).toCompletableFuture().join());
         int asked = store.calls.get();
         Decision next = d.decide(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(next.allowed());
         assertTrue(next.isUnmetered());
         assertEquals(asked, store.calls.get(), "the open period keeps calls off the failed store");
+    }
+
+    /**
+     * {@code local}: while the store fails, this instance decides in a store of its own, each limit scaled by the
+     * share (at least 1), with the usual figures; a call heavier than a scaled limit is denied, not refused as
+     * invalid. Once the store answers again it decides, and a later episode starts with empty local counts.
+     */
+    @Test
+    void withLocalAFailedStoreIsStoodInForByALocalOneWithScaledLimitsUntilItAnswersAgain() {
+        UnreachableStore store = new UnreachableStore();
+        MutableClock clock = new MutableClock(1_763_800_000_000L);
+        Decider d = new Decider(store, clock, false, Duration.ofSeconds(2),
+                FailurePolicy.local(0.25, () -> new MemoryStore(clock)), Duration.ofHours(1));
+        assertFalse(d.deniesOnFailure());
+        Limit ten = Limit.fixed(10, 60_000);
+        Limit three = Limit.fixed(3, 60_000);
+        StoreCall k = StoreCall.builder(-1, true).add("k", ten, 1, 0).build();
+
+        Decision first = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        assertTrue(first.allowed());
+        assertTrue(first.isLocal());
+        assertFalse(first.isUnmetered());
+        assertEquals(2, first.quotas().get(0).limit(), "max(1, floor(10 x 0.25))");
+        assertEquals(1, first.remaining());
+        assertTrue(d.decide(k, List.of(ten)).toCompletableFuture().join().allowed());
+        Decision third = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        assertFalse(third.allowed());
+        assertTrue(third.isLocal());
+        assertEquals(60_000 - clock.millis() % 60_000, third.retryAfterMillis(), "until the window ends");
+        assertEquals(1, store.calls.get(), "the open period keeps calls off the failed store");
+
+        // per identity; a limit scaled below 1 keeps 1; a call heavier than the scaled limit is denied
+        StoreCall other = StoreCall.builder(-1, true).add("other", three, 1, 0).build();
+        assertTrue(d.decide(other, List.of(three)).toCompletableFuture().join().allowed());
+        assertFalse(d.decide(other, List.of(three)).toCompletableFuture().join().allowed());
+        StoreCall heavy = StoreCall.builder(-1, true).add("heavy", ten, 3, 0).build();
+        Decision tooHeavy = d.decide(heavy, List.of(ten)).toCompletableFuture().join();
+        assertFalse(tooHeavy.allowed());
+        assertTrue(tooHeavy.isLocal());
+
+        store.answer = new StoreReply(true, new long[] {9, 1000, 0});
+        assertTrue(d.reachable(probe).toCompletableFuture().join());
+        int asked = store.calls.get();
+        Decision back = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        assertEquals(asked + 1, store.calls.get(), "the store decides again");
+        assertFalse(back.isLocal());
+        assertEquals(9, back.remaining());
+
+        store.answer = null;
+        assertFalse(d.reachable(probe).toCompletableFuture().join(), "a new episode");
+        Decision fresh = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        assertTrue(fresh.isLocal());
+        assertEquals(1, fresh.remaining(), "the local counts of the earlier episode were dropped");
+    }
+
+    @Test
+    void aLocalShareOutsideZeroToOneIsRefused() {
+        for (double share : new double[] {0, -0.5, 1.01, Double.NaN}) {
+            assertThrows(IllegalArgumentException.class, () -> FailurePolicy.local(share, () -> null), "share " + share);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
 import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreCallTimer;
@@ -98,7 +99,7 @@ class RedisFaultsTest {
              Admin admin = new Admin(redis)) {
             warm(store);
             Outcomes outcomes = new Outcomes();
-            Decider decider = new Decider(store, new MutableClock(0), false, Duration.ofMillis(200), false,
+            Decider decider = new Decider(store, new MutableClock(0), false, Duration.ofMillis(200), FailurePolicy.ALLOW,
                     Duration.ofSeconds(1), outcomes);
             // Redis takes no command for a minute: longer than the test may take, so only the timeout answers
             admin.connection.sync().clientPause(60_000);

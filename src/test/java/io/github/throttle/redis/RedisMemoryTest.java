@@ -2,6 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
 import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
@@ -56,7 +57,7 @@ class RedisMemoryTest {
         try (RedisProcess redis = RedisProcess.start("--maxmemory", "8mb", "--maxmemory-policy", "volatile-ttl");
              Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(10));
              Admin admin = new Admin(redis)) {
-            Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(10), false, Duration.ofMillis(250));
+            Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(10), FailurePolicy.ALLOW, Duration.ofMillis(250));
             String spent = "throttle:flood:spent";
             for (int i = 0; i < 5; i++) {
                 assertTrue(decide(decider, spent).allowed());

@@ -2,6 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
 import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
@@ -37,7 +38,7 @@ class RedisReadinessTest {
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private static Decider decider(Store store, boolean deny) {
-        return new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny, Duration.ofHours(1));
+        return new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofHours(1));
     }
 
     /** As the limiter's check: one recorded on a key of its own, which expires a second later. */

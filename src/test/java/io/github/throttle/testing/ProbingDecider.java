@@ -2,6 +2,7 @@ package io.github.throttle.testing;
 
 import io.github.throttle.Decision;
 import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
@@ -33,7 +34,7 @@ public final class ProbingDecider {
 
     /** @param timer told how each store call ended */
     public ProbingDecider(Store store, boolean denyOnFailure, StoreCallTimer timer) {
-        this.decider = new Decider(store, clock, false, TIMEOUT, denyOnFailure, Duration.ofMillis(OPEN_MILLIS), timer);
+        this.decider = new Decider(store, clock, false, TIMEOUT, denyOnFailure ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofMillis(OPEN_MILLIS), timer);
     }
 
     public Decision decide(StoreCall call, List<Limit> limits) {

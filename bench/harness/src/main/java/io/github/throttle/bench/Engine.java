@@ -3,6 +3,7 @@ package io.github.throttle.bench;
 import io.github.throttle.Decision;
 import io.github.throttle.bench.Windows.Window;
 import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
@@ -28,7 +29,7 @@ final class Engine {
 
     /** @param clientTime whether calls carry the caller's time ({@code throttle.time-source=client}) */
     Engine(Store store, boolean clientTime, Duration timeout) {
-        this.decider = new Decider(store, InstantSource.system(), clientTime, timeout, false, Duration.ofSeconds(1));
+        this.decider = new Decider(store, InstantSource.system(), clientTime, timeout, FailurePolicy.ALLOW, Duration.ofSeconds(1));
     }
 
     /** A bucket of this engine's store, every call deciding {@code windows}. */
