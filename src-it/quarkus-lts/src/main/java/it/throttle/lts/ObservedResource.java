@@ -46,4 +46,12 @@ public class ObservedResource {
     public String guarded() {
         return "guarded";
     }
+
+    /** Six an hour per client: what each instance allows a client while Redis fails, with a local share. */
+    @GET
+    @Path("/local")
+    @Throttle(limit = 6, duration = 1, unit = ChronoUnit.HOURS, name = "lts-local")
+    public String local() {
+        return "local";
+    }
 }

@@ -37,7 +37,7 @@ public class RedisResource implements QuarkusTestResourceLifecycleManager {
     }
 
     /** One command over a raw connection (RESP); the first line of the reply, without its type byte. */
-    static String command(String... args) {
+    public static String command(String... args) {
         return exchange(false, args);
     }
 

@@ -25,7 +25,7 @@ public final class Observability {
 
     /** Every value of the {@code result} tag. */
     public static final List<String> RESULTS = List.of("allowed", "denied", "would-deny", "store-failure-allowed", "store-failure-denied",
-            "unlimited", "blocked");
+            "local-allowed", "local-denied", "unlimited", "blocked");
 
     private final int port;
     private final String root;
