@@ -102,9 +102,13 @@ final class CostSection implements Section {
         add(at + " /s", r.requestsPerSecond());
         add(at + " p50", r.p50Millis());
         double appCpu = 0;
+        Map<String, Double> perRequest = ThreadCpu.of(http.pid()).perRequest(cpuBefore, r.requests());
         for (String family : ThreadCpu.FAMILIES) {
-            appCpu += ThreadCpu.of(http.pid()).perRequest(cpuBefore, r.requests()).get(family);
+            appCpu += perRequest.get(family);
+            add(at + " " + family + " µs", perRequest.get(family));
         }
+        add(at + " voluntary µs", perRequest.getOrDefault("voluntary", Double.NaN));
+        add(at + " involuntary µs", perRequest.getOrDefault("involuntary", Double.NaN));
         add(at + " app µs", appCpu);
         add(at + " Redis µs", (ctx.redis.cpuSeconds() - redisCpu) * 1e6 / r.requests());
     }
@@ -166,6 +170,24 @@ final class CostSection implements Section {
                             redis ? f("%.1f", median(t + " Redis µs")) : "–",
                             redis ? f("%.2f×", ratio(t + " Redis µs", "reference µs")) : "–",
                             median(t + " client µs"), median(t + " /s"), ratio(t + " /s", o + " /s"), median(t + " p50")));
+                }
+            }
+        }
+        ctx.line("");
+        ctx.line("Where the app's CPU goes, µs per request, 64 connections, random identities, 3 limits (context switches per request):");
+        ctx.line("");
+        ctx.line("| app | endpoint | " + String.join(" | ", ThreadCpu.FAMILIES) + " | voluntary | involuntary |");
+        ctx.line("|---|---|" + "---:|".repeat(ThreadCpu.FAMILIES.size() + 2));
+        for (String jar : jars) {
+            for (String store : List.of("redis", "memory")) {
+                for (String load : List.of("open-64", "throttled-64")) {
+                    String at = jar + " " + store + " " + load;
+                    StringBuilder row = new StringBuilder("| " + jar + " " + store + " | " + load.replace("-64", "") + " |");
+                    for (String family : ThreadCpu.FAMILIES) {
+                        row.append(f(" %.1f |", median(at + " " + family + " µs")));
+                    }
+                    row.append(f(" %.2f | %.2f |", median(at + " voluntary µs"), median(at + " involuntary µs")));
+                    ctx.line(row.toString());
                 }
             }
         }
