@@ -6,8 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The answer to one call: allowed or not, and the figures a client needs to pace itself.
@@ -38,9 +37,12 @@ public final class Decision {
     private final List<Quota> quotas;
     /** The plan whose limits applied; null for the default limits. */
     private final String plan;
-    /** Returns the weight this call recorded; null when there is nothing to give back. */
-    private final Supplier<CompletionStage<Void>> giveBack;
-    private final AtomicBoolean givenBack = new AtomicBoolean();
+    /** Returns the weight this call recorded and releases its seats; null when there is nothing to give back. */
+    private final GiveBack giveBack;
+    /** What was returned already: {@link #WEIGHT} and {@link #SEATS}, each at most once. */
+    private final AtomicInteger returned = new AtomicInteger();
+    private static final int WEIGHT = 1;
+    private static final int SEATS = 2;
     /** Taken by this instance alone while the store could not be asked ({@code throttle.on-store-failure=local}). */
     private final boolean local;
 
@@ -49,7 +51,7 @@ public final class Decision {
     }
 
     private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas,
-                     String plan, Supplier<CompletionStage<Void>> giveBack, boolean local) {
+                     String plan, GiveBack giveBack, boolean local) {
         this.allowed = allowed;
         this.remaining = remaining;
         this.retryAfterMillis = retryAfterMillis;
@@ -134,29 +136,69 @@ public final class Decision {
     }
 
     /**
-     * This decision, with the way to give its weight back; for stores and limiters, which know what the
-     * call recorded.
-     *
-     * @param giveBack returns the weight this call recorded; run at most once
-     * @return a decision with the same figures that {@link #giveBack()} can undo
+     * How a store takes back what an allowed call recorded: the weight it counted in the windows of rate
+     * limits, the seats it holds in in-flight limits, or both.
      */
-    public Decision givingBackWith(Supplier<CompletionStage<Void>> giveBack) {
+    @FunctionalInterface
+    public interface GiveBack {
+        /**
+         * Takes back part of what the call recorded; asked at most once for each part.
+         *
+         * @param weight whether to give back the weight counted in rate limits
+         * @param seats  whether to release the seats held in in-flight limits
+         * @return a stage completed when the store has taken it back (or could not)
+         */
+        CompletionStage<Void> giveBack(boolean weight, boolean seats);
+    }
+
+    /**
+     * This decision, with the way to give back what the call recorded; for stores and limiters, which know what
+     * the call recorded.
+     *
+     * @param giveBack takes back the weight and seats this call recorded; asked at most once for each
+     * @return a decision with the same figures that {@link #giveBack()} and {@link #release()} can undo
+     */
+    public Decision givingBackWith(GiveBack giveBack) {
         return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack), local);
     }
 
     /**
      * Gives the weight this call recorded back to the sub-buckets it was recorded in, as far as they are still
-     * in their windows; usage never goes below 0 and other identities' weight is never touched. Only the first
-     * call does anything; so does a decision that recorded nothing (denied, unmetered, or a call whose target
-     * does not give weight back).
+     * in their windows, and releases its seats (as {@link #release()}); usage never goes below 0 and other
+     * identities' weight is never touched. Only the first call does anything; so does a decision that recorded
+     * nothing (denied, unmetered, or a call whose target neither gives weight back nor holds seats).
      *
      * @return a stage completed when the store has taken the weight back (or could not: it then stays counted)
      */
     public CompletionStage<Void> giveBack() {
-        if (giveBack == null || !givenBack.compareAndSet(false, true)) {
+        return returning(WEIGHT | SEATS);
+    }
+
+    /**
+     * Ends the call: releases the seats it holds in in-flight limits ({@link Throttle#inFlight()}), so that
+     * another call may take them; the weight it counted in rate limits stays counted. Call it once the work
+     * the seat guards is done, whatever its outcome; the adapters do so when a throttled method returns or
+     * throws, when its response is written, and when its returned stage completes. Only the first call does
+     * anything; a seat never released is freed by the store when its lease (the limit's duration) ends.
+     *
+     * @return a stage completed when the store has released the seats (or could not: they are then freed
+     *         when their lease ends)
+     */
+    public CompletionStage<Void> release() {
+        return returning(SEATS);
+    }
+
+    /** Takes back the parts asked for that were not taken back before. */
+    private CompletionStage<Void> returning(int parts) {
+        if (giveBack == null) {
             return CompletableFuture.completedFuture(null);
         }
-        return giveBack.get();
+        int before = returned.getAndUpdate(r -> r | parts);
+        int now = parts & ~before;
+        if (now == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return giveBack.giveBack((now & WEIGHT) != 0, (now & SEATS) != 0);
     }
 
     /**
@@ -294,9 +336,12 @@ public final class Decision {
      * @param resetMillis  for a violated limit: wait until this call would fit; otherwise wait until the oldest
      *                     counted weight leaves the window (0 when nothing is counted); in milliseconds
      * @param violated     whether this limit denied the call
+     * @param inFlight     whether the limit counts calls in progress ({@link Throttle#inFlight()}): then
+     *                     {@code windowMillis} is the lease, {@code remaining} the seats left and
+     *                     {@code resetMillis} the wait until the soonest lease that frees enough ends
      */
     public record Quota(String policy, long limit, long windowMillis, long remaining, long resetMillis,
-                        boolean violated) {
+                        boolean violated, boolean inFlight) {
         /**
          * Creates the figures of one limit.
          *
@@ -307,10 +352,27 @@ public final class Decision {
          * @param resetMillis  for a violated limit, the wait until this call would fit; otherwise the wait
          *                     until the oldest counted weight leaves the window; in milliseconds
          * @param violated     whether this limit denied the call
+         * @param inFlight     whether the limit counts calls in progress
          * @throws NullPointerException when {@code policy} is null
          */
         public Quota {
             Objects.requireNonNull(policy, "policy");
+        }
+
+        /**
+         * Creates the figures of one rate limit (calls made, not calls in progress).
+         *
+         * @param policy       the policy name shown to clients; not null
+         * @param limit        weight allowed per window
+         * @param windowMillis window length, in milliseconds
+         * @param remaining    weight left after this call
+         * @param resetMillis  for a violated limit, the wait until this call would fit; otherwise the wait
+         *                     until the oldest counted weight leaves the window; in milliseconds
+         * @param violated     whether this limit denied the call
+         * @throws NullPointerException when {@code policy} is null
+         */
+        public Quota(String policy, long limit, long windowMillis, long remaining, long resetMillis, boolean violated) {
+            this(policy, limit, windowMillis, remaining, resetMillis, violated, false);
         }
     }
 }

@@ -101,18 +101,25 @@ public final class Decider {
         });
     }
 
-    /** The decision of a store's reply, with the way to give its weight back when the call may. */
+    /**
+     * The decision of a store's reply, with the way to give its weight back and release its seats when the call
+     * may: each give-back sends only the pairs asked for (rate weight, seats, or both).
+     */
     private static Decision decided(StoreReply r, StoreCall call, List<Limit> limits,
                                     BiFunction<StoreCall, long[], CompletionStage<Void>> giveBack) {
         Decision d = decision(r, call, limits);
         if (r.allowed() && call.returnable()) {
-            StoreCall back = call.givingBack();
-            int[] pairs = call.returnablePairs();
-            long[] subBuckets = new long[pairs.length];
-            for (int j = 0; j < pairs.length; j++) {
-                subBuckets[j] = r.subBucket(pairs[j]);
-            }
-            d = d.givingBackWith(() -> giveBack.apply(back, subBuckets));
+            d = d.givingBackWith((weight, seats) -> {
+                int[] pairs = call.returnablePairs(weight, seats);
+                if (pairs.length == 0) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                long[] subBuckets = new long[pairs.length];
+                for (int j = 0; j < pairs.length; j++) {
+                    subBuckets[j] = r.subBucket(pairs[j]);
+                }
+                return giveBack.apply(call.givingBack(pairs), subBuckets);
+            });
         }
         return d;
     }
@@ -178,7 +185,7 @@ public final class Decider {
             int i = call.limitIndex(p);
             Limit l = limits.get(i);
             Decision.Quota q = new Decision.Quota(l.policy(), l.limit(), l.durationMillis(), r.remaining(p),
-                    r.waitMillis(p), r.violated(p));
+                    r.waitMillis(p), r.violated(p), l.inFlight());
             folded[i] = folded[i] == null ? q : tighter(folded[i], q);
         }
         List<Decision.Quota> quotas = new ArrayList<>(limits.size());
@@ -201,7 +208,7 @@ public final class Decider {
         } else {
             wait = Math.max(a.resetMillis(), b.resetMillis());
         }
-        return new Decision.Quota(a.policy(), a.limit(), a.windowMillis(), remaining, wait, a.violated() || b.violated());
+        return new Decision.Quota(a.policy(), a.limit(), a.windowMillis(), remaining, wait, a.violated() || b.violated(), a.inFlight());
     }
 
     private Decision failure(StoreCall call, List<Limit> limits) {

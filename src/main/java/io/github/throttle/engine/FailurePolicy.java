@@ -35,6 +35,6 @@ public record FailurePolicy(Kind kind, double localShare, Supplier<Store> localS
     /** A limit as a local store enforces it: {@code max(1, floor(limit × share))}, the same window. */
     public Limit scale(Limit l) {
         long scaled = Math.max(1, (long) Math.floor(l.limit() * localShare));
-        return scaled == l.limit() ? l : new Limit(scaled, l.durationMillis(), l.precisionMillis(), l.policy());
+        return l.withLimit(scaled);
     }
 }

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /**
  * One limit, as declared: at most {@link #limit()} weight per window of {@link #durationMillis()}, counted in
- * sub-buckets of {@link #precisionMillis()}. Immutable; built once per target and shared by its calls.
+ * sub-buckets of {@link #precisionMillis()}; or, for an {@linkplain #inFlight() in-flight} limit, at most
+ * {@link #limit()} weight held by calls in progress, each holding its weight (its seat) until it ends or its
+ * lease of {@link #durationMillis()} runs out. Immutable; built once per target and shared by its calls.
  *
  * <p>The rules a limit must satisfy live here, in {@link #check}: configuration reports a broken rule with
  * the method and member at fault, programmatic callers get an {@link IllegalArgumentException}.
@@ -16,12 +18,18 @@ public final class Limit {
     public static final long MAX_LIMIT = Integer.MAX_VALUE;
     /** Upper bound of sub-buckets per window: bounds the memory of one identity. */
     public static final long MAX_SUB_BUCKETS = 1_000_000;
+    /**
+     * Upper bound of an in-flight limit: a store keeps one entry per seat held, read and written whole on every
+     * call, so the work of a call grows with the limit.
+     */
+    public static final long MAX_SEATS = 10_000;
 
     private final long limit;
     private final long durationMillis;
     private final long precisionMillis;
     private final long subBuckets;
     private final String policy;
+    private final boolean inFlight;
 
     /**
      * @param policy name shown to clients for this limit; {@code null} derives one from the window
@@ -29,14 +37,30 @@ public final class Limit {
      * @throws IllegalArgumentException when a rule of {@link #check} is broken
      */
     public Limit(long limit, long durationMillis, long precisionMillis, String policy) {
-        check(limit, durationMillis, precisionMillis).ifPresent(broken -> {
+        this(limit, durationMillis, precisionMillis, policy, false);
+    }
+
+    private Limit(long limit, long durationMillis, long precisionMillis, String policy, boolean inFlight) {
+        (inFlight ? checkInFlight(limit, durationMillis) : check(limit, durationMillis, precisionMillis)).ifPresent(broken -> {
             throw new IllegalArgumentException(broken.member() + " = " + broken.value() + " " + broken.why());
         });
         this.limit = limit;
         this.durationMillis = durationMillis;
         this.precisionMillis = precisionMillis;
         this.subBuckets = subBuckets(durationMillis, precisionMillis);
-        this.policy = policy != null ? policy : windowName(durationMillis);
+        this.inFlight = inFlight;
+        this.policy = policy != null ? policy : inFlight ? "in-flight-" + windowName(durationMillis) : windowName(durationMillis);
+    }
+
+    /**
+     * An in-flight limit: at most {@code limit} weight held at once by calls in progress, each seat released when
+     * its call ends or, at the latest, {@code leaseMillis} after it was taken.
+     *
+     * @param policy name shown to clients; {@code null} derives one from the lease (e.g. {@code in-flight-10m})
+     * @throws IllegalArgumentException when a rule of {@link #checkInFlight} is broken
+     */
+    public static Limit inFlight(long limit, long leaseMillis, String policy) {
+        return new Limit(limit, leaseMillis, leaseMillis, policy, true);
     }
 
     public static Limit of(long limit, long durationMillis, long precisionMillis) {
@@ -70,6 +94,22 @@ public final class Limit {
                     + MAX_SUB_BUCKETS + " are allowed per window"));
         }
         return Optional.empty();
+    }
+
+    /** The first rule the figures of an in-flight limit break, if any: a limit of at most {@link #MAX_SEATS}, a lease of at least 1 ms. */
+    public static Optional<Broken> checkInFlight(long limit, long leaseMillis) {
+        if (limit < 1 || limit > MAX_SEATS) {
+            return Optional.of(new Broken("limit", limit, "must be between 1 and " + MAX_SEATS + " on an in-flight limit"));
+        }
+        if (leaseMillis < 1) {
+            return Optional.of(new Broken("duration", leaseMillis, "must be at least 1 ms"));
+        }
+        return Optional.empty();
+    }
+
+    /** This limit with another {@link #limit()}: the same window (or lease), kind and policy name. */
+    public Limit withLimit(long newLimit) {
+        return newLimit == limit ? this : new Limit(newLimit, durationMillis, precisionMillis, policy, inFlight);
     }
 
     /** Why {@code weight} cannot be charged against this limit, if it cannot: it must be between 1 and the limit. */
@@ -133,11 +173,19 @@ public final class Limit {
     }
 
     /**
-     * Whether both limits count the same window (same duration and precision): such limits of one bucket and
-     * identity would share their counts.
+     * Whether both limits count the same window (same kind, duration and precision): such limits of one bucket and
+     * identity would share their counts. Seats are never counted in a rate window, whatever its length.
      */
     public boolean sameWindow(Limit other) {
-        return durationMillis == other.durationMillis && precisionMillis == other.precisionMillis;
+        return inFlight == other.inFlight && durationMillis == other.durationMillis && precisionMillis == other.precisionMillis;
+    }
+
+    /**
+     * Whether this limit counts calls in progress (seats) rather than calls made: its {@link #durationMillis()}
+     * is the lease after which a seat still held is released by the store.
+     */
+    public boolean inFlight() {
+        return inFlight;
     }
 
     /** The name shown to clients ({@code RateLimit-Policy}). */
@@ -148,16 +196,19 @@ public final class Limit {
     @Override
     public boolean equals(Object o) {
         return o instanceof Limit l && limit == l.limit && durationMillis == l.durationMillis
-                && precisionMillis == l.precisionMillis && policy.equals(l.policy);
+                && precisionMillis == l.precisionMillis && policy.equals(l.policy) && inFlight == l.inFlight;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(limit, durationMillis, precisionMillis, policy);
+        return Objects.hash(limit, durationMillis, precisionMillis, policy, inFlight);
     }
 
     @Override
     public String toString() {
+        if (inFlight) {
+            return limit + " in flight, lease " + windowName(durationMillis);
+        }
         return limit + "/" + windowName(durationMillis)
                 + (precisionMillis == durationMillis ? "" : " by " + windowName(precisionMillis));
     }

@@ -10,7 +10,8 @@ import java.util.List;
  * <p>Pairs are grouped by key, keys in first-seen order. {@link #limitIndex(int)} tells which of the caller's
  * limits a pair counts for, so that figures can be folded back over identities. A pair may be
  * {@linkplain #returnable(int) returnable}: its weight can be given back after the call (the store then tells
- * which sub-bucket it recorded in).
+ * which sub-bucket it recorded in). A pair of an {@linkplain Limit#inFlight() in-flight} limit always is: the
+ * store tells the lease its seat holds, and giving it back releases the seat.
  */
 public final class StoreCall {
 
@@ -101,9 +102,19 @@ public final class StoreCall {
         return pairs[pair].limitIndex();
     }
 
-    /** Whether this pair's weight may be given back after the call. */
+    /** Whether this pair's weight may be given back after the call: always for a seat of an in-flight limit. */
     public boolean returnable(int pair) {
-        return record && pairs[pair].returnable();
+        return record && (pairs[pair].returnable() || pairs[pair].limit().inFlight());
+    }
+
+    /** Whether a pair counts calls in progress: an {@linkplain Limit#inFlight() in-flight} limit. */
+    public boolean inFlight() {
+        for (Pair p : pairs) {
+            if (p.limit().inFlight()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether any pair's weight may be given back: the store then tells the sub-bucket of each pair. */
@@ -118,10 +129,18 @@ public final class StoreCall {
 
     /** The indexes of the {@linkplain #returnable(int) returnable} pairs, in pair order. */
     public int[] returnablePairs() {
+        return returnablePairs(true, true);
+    }
+
+    /**
+     * The indexes of the {@linkplain #returnable(int) returnable} pairs of rate limits ({@code weight}) and of
+     * in-flight limits ({@code seats}), in pair order.
+     */
+    public int[] returnablePairs(boolean weight, boolean seats) {
         int[] of = new int[pairs.length];
         int n = 0;
         for (int p = 0; p < pairs.length; p++) {
-            if (returnable(p)) {
+            if (returnable(p) && (pairs[p].limit().inFlight() ? seats : weight)) {
                 of[n++] = p;
             }
         }
@@ -133,8 +152,13 @@ public final class StoreCall {
      * is pair {@code returnablePairs()[j]} of this one), or null when no pair is returnable.
      */
     public StoreCall givingBack() {
+        return givingBack(returnablePairs());
+    }
+
+    /** The give-back of these pairs of this call, in that order; null when there are none. */
+    public StoreCall givingBack(int[] of) {
         Builder b = builder(nowMillis, true);
-        for (int p : returnablePairs()) {
+        for (int p : of) {
             Pair x = pairs[p];
             b.add(x.key(), x.limit(), x.weight(), x.limitIndex());
         }

@@ -113,7 +113,8 @@ public final class Limiter implements AutoCloseable {
 
     /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
     private CompletionStage<Decision> askStore(StoreCall call, List<Limit> limits, String plan) {
-        boolean cacheable = denyCache.enabled() && call.record() && !targets.givesBackIn(call);
+        // a seat can come back at any moment: a denial by an in-flight limit is never certain beyond its call
+        boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !targets.givesBackIn(call);
         if (!cacheable) {
             return decider.decide(call, limits).thenApply(d -> d.onPlan(plan));
         }
@@ -139,7 +140,7 @@ public final class Limiter implements AutoCloseable {
         }
         List<Decision.Quota> quotas = new ArrayList<>(d.quotas().size());
         for (Decision.Quota q : d.quotas()) {
-            quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), q.resetMillis(), false));
+            quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), q.resetMillis(), false, q.inFlight()));
         }
         return Decision.of(true, quotas);
     }
@@ -182,12 +183,13 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return askStore(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : d.givingBackWith(() -> {
+        return askStore(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : d.givingBackWith((counted, seats) -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
-            if (targets.givesBackFrom(head)) {
+            if (counted && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);
             }
-            return d.giveBack();
+            // d returns each part once as this decision does, so it is asked exactly for the parts asked here
+            return counted ? d.giveBack() : d.release();
         }));
     }
 

@@ -62,6 +62,7 @@ public final class MemoryStore implements Store {
 
     /** What one pair (key and limit) of a call sees, then leaves. */
     private static final class Pair {
+        Seats seats;            // of an in-flight limit; null while it holds none
         WindowCounts counts;    // null while nothing of this window is counted
         long subBucket;         // the call's sub-bucket (the newest one if the clock went back)
         long at;                // the time the figures are relative to
@@ -78,8 +79,10 @@ public final class MemoryStore implements Store {
         for (int k = 0; k < call.keyCount(); k++) {
             IdentityCounts identity = identities.get(call.key(k));
             for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
-                seen[p] = look(identity == null ? null : identity.find(call.limit(p)), call.limit(p), now);
-                allowed &= seen[p].used + call.weight(p) <= call.limit(p).limit();
+                Limit l = call.limit(p);
+                seen[p] = l.inFlight() ? lookSeats(identity == null ? null : identity.seats(l), l, now)
+                        : look(identity == null ? null : identity.find(l), l, now);
+                allowed &= seen[p].used + call.weight(p) <= l.limit();
             }
         }
         if (allowed && call.record()) {
@@ -88,12 +91,15 @@ public final class MemoryStore implements Store {
             }
         }
         long[] figures = new long[pairs * 3];
+        // a seat's figures are those after it was taken, as the script's
         for (int p = 0; p < pairs; p++) {
             Limit l = call.limit(p);
             Pair s = seen[p];
             long need = s.used + call.weight(p) - l.limit();
             figures[p * 3] = Math.max(0, l.limit() - s.used);
-            if (!allowed && need > s.used) {
+            if (l.inFlight()) {
+                seatFigures(figures, p, l, s, need, !allowed);
+            } else if (!allowed && need > s.used) {
                 // heavier than the limit itself (only under scaled local limits: callers refuse such calls before):
                 // it never fits; the wait is a whole window
                 figures[p * 3 + 1] = l.leavesAt(s.subBucket) - s.at;
@@ -113,6 +119,29 @@ public final class MemoryStore implements Store {
             return new StoreReply(true, figures, subBuckets);
         }
         return new StoreReply(allowed, figures);
+    }
+
+    /** What the seats of an in-flight limit hold at {@code now}, without changing them. */
+    private static Pair lookSeats(Seats seats, Limit l, long now) {
+        Pair s = new Pair();
+        s.seats = seats;
+        s.at = now;
+        s.used = seats == null ? 0 : seats.used(now);
+        return s;
+    }
+
+    /**
+     * The wait of an in-flight pair: when denied by it, until enough leases end for the call to fit (a whole
+     * lease if they never free enough); otherwise until the soonest lease held ends (0 when none is).
+     */
+    private static void seatFigures(long[] figures, int p, Limit l, Pair s, long need, boolean denied) {
+        if (denied && need > 0) {
+            long end = s.seats == null ? Long.MAX_VALUE : s.seats.endFreeing(need, s.at);
+            figures[p * 3 + 1] = end == Long.MAX_VALUE ? l.durationMillis() : end - s.at;
+            figures[p * 3 + 2] = 1;
+        } else if (s.used > 0) {
+            figures[p * 3 + 1] = s.seats.soonestEnd(s.at) - s.at;
+        }
     }
 
     /** What a window holds at {@code now}, without changing it. */
@@ -137,7 +166,10 @@ public final class MemoryStore implements Store {
         return s;
     }
 
-    /** Records the call's weight in every window of key {@code k}, and moves the identity's expiry. */
+    /**
+     * Records the call's weight in every window of key {@code k} and takes its seat in every in-flight limit (the
+     * pair's sub-bucket is then its lease id), and moves the identity's expiry.
+     */
     private void record(StoreCall call, int k, Pair[] seen, long now) {
         IdentityCounts identity = identities.computeIfAbsent(call.key(k), key -> new IdentityCounts());
         boolean started = false;
@@ -145,6 +177,16 @@ public final class MemoryStore implements Store {
         for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
             Limit l = call.limit(p);
             Pair s = seen[p];
+            if (l.inFlight()) {
+                if (call.weight(p) > 0) {
+                    s.seats = identity.seatsOrAdd(l);
+                    s.subBucket = s.seats.take(now, l.durationMillis(), call.weight(p));
+                    s.used = s.seats.used(now);
+                    started = true;
+                    longest = Math.max(longest, l.durationMillis());
+                }
+                continue;
+            }
             if (s.counts == null) {
                 s.counts = identity.findOrAdd(l);
                 s.counts.clear();
@@ -169,7 +211,15 @@ public final class MemoryStore implements Store {
                 for (int k = 0; k < call.keyCount(); k++) {
                     IdentityCounts identity = identities.get(call.key(k));
                     for (int p = call.firstPair(k); identity != null && p < call.firstPair(k + 1); p++) {
-                        WindowCounts counts = identity.find(call.limit(p));
+                        Limit l = call.limit(p);
+                        if (l.inFlight()) {
+                            Seats seats = identity.seats(l);
+                            if (seats != null && seats.release(subBuckets[p])) {
+                                identity.dropSeats(l);
+                            }
+                            continue;
+                        }
+                        WindowCounts counts = identity.find(l);
                         if (counts != null) {
                             counts.giveBack(subBuckets[p], call.weight(p));
                         }

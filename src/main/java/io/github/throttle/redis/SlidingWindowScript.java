@@ -51,9 +51,14 @@ public final class SlidingWindowScript {
      * The field prefix naming a limit's window inside an identity's hash, so that the windows of one bucket
      * never collide: duration and (unless a fixed window) precision in base 36, ending in {@code ';'} for a
      * window kept as a chain, else {@code ':'}: a version with another ring size, sharing the Redis during a
-     * rolling upgrade, never reads a ring as a chain or the other way round.
+     * rolling upgrade, never reads a ring as a chain or the other way round. The seats of an in-flight limit
+     * are named by the lease and {@code '@'}.
      */
     public static String tag(Limit l) {
+        if (l.inFlight()) {
+            // seats: never a rate window's field, whatever its length
+            return Long.toString(l.durationMillis(), 36) + "@";
+        }
         return Long.toString(l.durationMillis(), 36)
                 + (l.precisionMillis() == l.durationMillis() ? "" : "/" + Long.toString(l.precisionMillis(), 36))
                 + (l.subBuckets() > RING_SUB_BUCKETS ? ";" : ":");
@@ -122,7 +127,8 @@ public final class SlidingWindowScript {
                     args.add(tag(l));
                     args.add(number(l.limit()));
                     args.add(number(l.precisionMillis()));
-                    args.add(number(l.subBuckets()));
+                    // k = 0 names the seats of an in-flight limit, p then being its lease
+                    args.add(number(l.inFlight() ? 0 : l.subBuckets()));
                     args.add(number(call.weight(p)));
                 }
             }

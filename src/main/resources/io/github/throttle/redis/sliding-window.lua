@@ -19,7 +19,9 @@ then, for each call:
     m times: tag limit p k w field prefix naming the window (it ends in ':' or ';' and holds neither
                              before), allowed weight, sub-bucket length (ms), sub-buckets per window
                              k = ceil(duration / p), weight of this call
-  (refund only) one sub-bucket per window of the call, in order
+                             k = 0: the seats of an in-flight limit (calls in progress), p its lease
+                             (ms); its tag ends in '@' and holds no ':', ';' or '/' (see Seats)
+  (refund only) one sub-bucket per window of the call, in order (a lease id for seats)
 
 Fields of a window:
   <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
@@ -36,6 +38,12 @@ Fields of a window:
              the next sub-bucket holding weight, 8 bytes (struct '<I4I4'). These form a chain from h to n,
              so the work of a call is bounded by the sub-buckets that leave the window, never by the time
              elapsed since the last call.
+Seats (k = 0), the field <tag> alone: the last lease id given (a double, '<d'), then one lease per call
+  holding a seat, 20 bytes each ('<ddI4'): its end (ms), its id, its weight. A lease counts while its end is
+  after now. An allowed call of weight w > 0 takes a seat: the leases that ended are dropped, and a lease
+  ending at now + p is added with id max(last + 1, now * 1000) (ids only grow, even after the field was
+  dropped, so a late release never frees another call's seat). A field never holds more leases than the
+  limit. Ending the call refunds the seat (see Refund).
 While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
 HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
 its longest window.
@@ -45,23 +53,28 @@ Reply: one reply per call of the batch, in order. A call's reply:
   remaining  limit - counted weight (after recording), not below 0
   wait       negative when this window is violated: minus the least wait (>= 1) after which this call would
              fit if nothing else were recorded; otherwise the wait until the oldest counted weight leaves the
-             window (0 when nothing is counted)
+             window (0 when nothing is counted). Seats: the soonest lease end that frees enough (a whole
+             lease if the leases held never free enough), else the soonest lease end held
+  mode "2" ends an allowed call's reply with one number per window: the sub-bucket it recorded in, or for
+  seats the id of the lease it took (0 for a weight of 0, which takes none)
 A denied call and a report write nothing.
 
 Refund (mode "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
-Cluster, keys in several hash slots) or whose weight is given back (a successful call of a target that counts
-only failures). Its section as that call's (or a part of it), its now ignored, followed by one sub-bucket
+Cluster, keys in several hash slots), whose weight is given back (a successful call of a target that counts
+only failures) or that ended (its seats are released). Its section as that call's (or a part of it), its now ignored, followed by one sub-bucket
 per window in order: the numbers that call's reply ended with, in base 36. Each window's weight is
 subtracted from that sub-bucket and from the window's total, so counts are exactly as if the call had never
 been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
 emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
 chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
-become the oldest).
+become the oldest). Seats: the lease with that id is removed, if it is still there; the field is deleted
+when no lease is left.
 A refund's reply: empty. ]]
 
 local RING = 64
 local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
 local HEAD = '<dI4I4I4'
+local LEASE = '<ddI4'
 local pack, unpack4 = struct.pack, struct.unpack
 local floor = math.floor
 local slack = tonumber(ARGV[1], 36)
@@ -135,7 +148,21 @@ local function refund(a, keyCount)
     a = a + 1
     local key, tag, k = u.key, u.tag, u.k
     local head = redis.call('HGET', key, tag)
-    if head and u.w > 0 then
+    if k == 0 then
+      -- seats: b is the lease id; the field loses that lease, and goes when no lease is left
+      if head then
+        local kept, found = {}, false
+        for y = 9, #head, 20 do
+          local _, id = unpack4(LEASE, head, y)
+          if id == b and not found then found = true else kept[#kept + 1] = head:sub(y, y + 19) end
+        end
+        if found and #kept == 0 then
+          redis.call('HDEL', key, tag)
+        elseif found then
+          redis.call('HSET', key, tag, head:sub(1, 8) .. table.concat(kept))
+        end
+      end
+    elseif head and u.w > 0 then
       local n, t, c, d = unpack4(HEAD, head)
       local h = n - d
       -- h <= b <= n: b is still counted (its slot is reused only after it left the window)
@@ -239,90 +266,130 @@ local function decide(now, mode, a0, keyCount)
         if w == '1' then w = 1 else w = tonumber(w, 36) end
       end
       a = a + 5
-      local b = floor(now / p)
-      local t, h, n, c, ring = 0, false, false, false, false
-      local head = heads[j]
-      if head then
-        local hn, ht, hc, hd = unpack4(HEAD, head)
-        if ht > 0 then
-          -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
-          if b < hn then b = hn end
-          local trim = b - k + 1
-          if hn >= trim then
-            local hh = hn - hd
-            if hh >= trim then
-              -- nothing leaves
-            elseif k <= RING then
-              ring = ringOf(key, tag, k)
-              while hh < trim do
-                ht = ht - slot(ring, hh, k)
-                hh = hh + 1
-              end
-              while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
-            else
-              local cv, step = 0, 0
-              while hh < trim do
-                cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
-                ht = ht - cv
-                hh = hh + step
-              end
-              -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
-              while hh < hn do
-                cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
-                if cv > 0 then break end
-                hh = hh + step
-              end
+      if k == 0 then
+        -- the seats of an in-flight limit (see Seats): p is the lease
+        local t, soonest, kept, last = 0, false, {}, 0
+        local v = heads[j]
+        if v then
+          last = unpack4('<d', v)
+          for y = 9, #v, 20 do
+            local e, _, lw = unpack4(LEASE, v, y)
+            if e > now then
+              t = t + lw
+              kept[#kept + 1] = v:sub(y, y + 19)
+              if not soonest or e < soonest then soonest = e end
+              if e > before then before = e end
             end
-            t, h, n, c = ht, hh, hn, hc
-            local ends = (n + k) * p
-            if ends > before then before = ends end
           end
         end
-      end
-      if t + w > limit then allowed = false end
-      -- as if recorded
-      local at = b * p
-      if at < now then at = now end
-      local c2 = w
-      if t == 0 then
-        h = b
-      elseif b == n then
-        c2 = c + w
-      elseif k <= RING then
-        -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
-        -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
-        local rg = ring
-        if not rg then rg = ringOf(key, tag, k) end
-        local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
-        if gap > 0 then
-          local zeros = width * gap
-          if from + gap <= k then
-            rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
-          else
-            local wrapped = from + gap - k
-            rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
-              .. string.rep('\0', width * (k - from))
-          end
+        if t + w > limit then allowed = false end
+        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 6] = t, v or false, soonest, false, false
+        -- as if the seat were taken
+        local id = 0
+        if w > 0 then
+          id = last + 1
+          if id < now * 1000 then id = now * 1000 end
+          local e = now + p
+          kept[#kept + 1] = pack(LEASE, e, id, w)
+          out[o + 1] = tag
+          out[o + 2] = pack('<d', id) .. table.concat(kept)
+          o = o + 2
+          if not soonest or e < soonest then soonest = e end
+          if e > after then after = e end
         end
-        o = putRing(out, o, tag, setSlot(rg, n, k, c))
+        st[x + 5] = id
+        x = x + 6
+        local remaining = limit - t - w
+        if remaining < 0 then remaining = 0 end
+        reply[r + 1] = remaining
+        if soonest then reply[r + 2] = soonest - now else reply[r + 2] = 0 end
+        r = r + 2
       else
-        out[o + 1] = tag .. pack('<I3', n % k)
-        out[o + 2] = pack('<I4I4', c, b - n)
+        local b = floor(now / p)
+        local t, h, n, c, ring = 0, false, false, false, false
+        local head = heads[j]
+        if head then
+          local hn, ht, hc, hd = unpack4(HEAD, head)
+          if ht > 0 then
+            -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
+            if b < hn then b = hn end
+            local trim = b - k + 1
+            if hn >= trim then
+              local hh = hn - hd
+              if hh >= trim then
+                -- nothing leaves
+              elseif k <= RING then
+                ring = ringOf(key, tag, k)
+                while hh < trim do
+                  ht = ht - slot(ring, hh, k)
+                  hh = hh + 1
+                end
+                while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
+              else
+                local cv, step = 0, 0
+                while hh < trim do
+                  cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                  ht = ht - cv
+                  hh = hh + step
+                end
+                -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
+                while hh < hn do
+                  cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                  if cv > 0 then break end
+                  hh = hh + step
+                end
+              end
+              t, h, n, c = ht, hh, hn, hc
+              local ends = (n + k) * p
+              if ends > before then before = ends end
+            end
+          end
+        end
+        if t + w > limit then allowed = false end
+        -- as if recorded
+        local at = b * p
+        if at < now then at = now end
+        local c2 = w
+        if t == 0 then
+          h = b
+        elseif b == n then
+          c2 = c + w
+        elseif k <= RING then
+          -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
+          -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
+          local rg = ring
+          if not rg then rg = ringOf(key, tag, k) end
+          local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
+          if gap > 0 then
+            local zeros = width * gap
+            if from + gap <= k then
+              rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
+            else
+              local wrapped = from + gap - k
+              rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
+                .. string.rep('\0', width * (k - from))
+            end
+          end
+          o = putRing(out, o, tag, setSlot(rg, n, k, c))
+        else
+          out[o + 1] = tag .. pack('<I3', n % k)
+          out[o + 2] = pack('<I4I4', c, b - n)
+          o = o + 2
+        end
+        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
+        x = x + 6
+        t = t + w
+        out[o + 1] = tag
+        out[o + 2] = pack(HEAD, b, t, c2, b - h)
         o = o + 2
+        local ends = (b + k) * p
+        if ends > after then after = ends end
+        local remaining = limit - t
+        if remaining < 0 then remaining = 0 end
+        reply[r + 1] = remaining
+        if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
+        r = r + 2
       end
-      st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
-      x = x + 6
-      t = t + w
-      out[o + 1] = tag
-      out[o + 2] = pack(HEAD, b, t, c2, b - h)
-      o = o + 2
-      local ends = (b + k) * p
-      if ends > after then after = ends end
-      local remaining = limit - t
-      if remaining < 0 then remaining = 0 end
-      reply[r + 1] = remaining
-      if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
-      r = r + 2
     end
     local q = (i - 1) * 5
     pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
@@ -358,34 +425,60 @@ local function decide(now, mode, a0, keyCount)
         a = a + 5
         local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
         x = x + 6
-        local at = b * p
-        if at < now then at = now end
         local remaining = limit - t
         if remaining < 0 then remaining = 0 end
         local wait = 0
-        if t + w > limit then
-          -- from the oldest sub-bucket on, until enough weight has left the window
-          local need, freed, y = t + w - limit, 0, h
-          if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
-          while true do
-            local cy, step
-            if y == n then
-              cy, step = c, 0
-            elseif k <= RING then
-              cy, step = slot(ring, y, k), 1
-            else
-              cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+        if k == 0 then
+          -- seats: h holds the field as read, n the soonest lease end
+          if t + w > limit then
+            -- from the soonest lease end on, until enough weight is freed; never enough: a whole lease
+            local ends = {}
+            if h then
+              for y = 9, #h, 20 do
+                local e, _, lw = unpack4(LEASE, h, y)
+                if e > now then ends[#ends + 1] = { e, lw } end
+              end
             end
-            freed = freed + cy
-            if freed >= need or step == 0 then
-              -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
-              wait = at - (y + k) * p
-              break
+            table.sort(ends, function(u, v) return u[1] < v[1] end)
+            local need, freed = t + w - limit, 0
+            wait = -p
+            for _, e in ipairs(ends) do
+              freed = freed + e[2]
+              if freed >= need then
+                wait = now - e[1]
+                break
+              end
             end
-            y = y + step
+          elseif t > 0 then
+            wait = n - now
           end
-        elseif t > 0 then
-          wait = (h + k) * p - at
+        else
+          local at = b * p
+          if at < now then at = now end
+          if t + w > limit then
+            -- from the oldest sub-bucket on, until enough weight has left the window
+            local need, freed, y = t + w - limit, 0, h
+            if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
+            while true do
+              local cy, step
+              if y == n then
+                cy, step = c, 0
+              elseif k <= RING then
+                cy, step = slot(ring, y, k), 1
+              else
+                cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+              end
+              freed = freed + cy
+              if freed >= need or step == 0 then
+                -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
+                wait = at - (y + k) * p
+                break
+              end
+              y = y + step
+            end
+          elseif t > 0 then
+            wait = (h + k) * p - at
+          end
         end
         reply[r + 1], reply[r + 2] = remaining, wait
         r = r + 2

@@ -465,4 +465,135 @@ public abstract class StoreContract {
         assertTrue(passed.get() > 5, "successes gave their weight back: " + passed.get());
         assertEquals(0, peek(SIX_PM + 30, key, limit).remaining());
     }
+
+    /** Releases the seats of an allowed call, as a call that ends does; its rate weight stays counted. */
+    protected void release(Charge c) {
+        assertTrue(c.allowed(), "only an allowed call holds seats");
+        int[] pairs = c.call().returnablePairs(false, true);
+        long[] leases = new long[pairs.length];
+        for (int j = 0; j < pairs.length; j++) {
+            leases[j] = c.reply().subBucket(pairs[j]);
+        }
+        store().giveBack(c.call().givingBack(pairs), leases).toCompletableFuture().join();
+    }
+
+    private Decision decision(Charge c, Limit... limits) {
+        return Decider.decision(c.reply(), c.call(), List.of(limits));
+    }
+
+    @Test
+    void aSeatIsHeldUntilItsCallEndsThenTakenByTheNext() {
+        Limit twoInFlight = Limit.inFlight(2, 10 * MINUTE, null);
+        String key = freshKey();
+        Charge first = charge(SIX_PM, 1, key, twoInFlight);
+        assertEquals(1, decision(first, twoInFlight).remaining());
+        Charge second = charge(SIX_PM + SECOND, 1, key, twoInFlight);
+        Decision full = decision(second, twoInFlight);
+        assertTrue(full.allowed());
+        assertEquals(0, full.remaining());
+        assertEquals(10 * MINUTE - SECOND, full.resetMillis(), "the soonest lease ends 10 min after the first call");
+        Charge third = charge(SIX_PM + 2 * SECOND, 1, key, twoInFlight);
+        Decision denied = decision(third, twoInFlight);
+        assertFalse(denied.allowed());
+        assertEquals(10 * MINUTE - 2 * SECOND, denied.retryAfterMillis(), "until the soonest lease ends");
+        assertTrue(denied.quotas().get(0).inFlight());
+        release(first);
+        assertTrue(charge(SIX_PM + 3 * SECOND, 1, key, twoInFlight).allowed(), "the released seat is taken again");
+        assertFalse(charge(SIX_PM + 4 * SECOND, 1, key, twoInFlight).allowed());
+    }
+
+    @Test
+    void aSeatNeverReleasedIsFreedWhenItsLeaseEnds() {
+        Limit oneInFlight = Limit.inFlight(1, 10 * SECOND, null);
+        String key = freshKey();
+        assertTrue(charge(SIX_PM, 1, key, oneInFlight).allowed());
+        assertFalse(charge(SIX_PM + 10 * SECOND - 1, 1, key, oneInFlight).allowed());
+        assertTrue(charge(SIX_PM + 10 * SECOND, 1, key, oneInFlight).allowed(), "the lease ended");
+    }
+
+    @Test
+    void aLateReleaseNeverFreesAnotherCallsSeat() {
+        Limit oneInFlight = Limit.inFlight(1, 10 * SECOND, null);
+        String key = freshKey();
+        Charge outlived = charge(SIX_PM, 1, key, oneInFlight);
+        Charge next = charge(SIX_PM + 11 * SECOND, 1, key, oneInFlight);
+        assertTrue(next.allowed());
+        release(outlived);
+        release(outlived);
+        assertFalse(charge(SIX_PM + 12 * SECOND, 1, key, oneInFlight).allowed(), "the later call still holds its seat");
+        release(next);
+        assertTrue(charge(SIX_PM + 13 * SECOND, 1, key, oneInFlight).allowed());
+    }
+
+    @Test
+    void seatsAndARateWindowOfTheSameLengthAreCountedApart() {
+        Limit fivePerTenMinutes = Limit.fixed(5, 10 * MINUTE);
+        Limit twoInFlight = Limit.inFlight(2, 10 * MINUTE, null);
+        String key = freshKey();
+        for (int i = 0; i < 5; i++) {
+            Charge c = charge(SIX_PM + i, 1, key, fivePerTenMinutes, twoInFlight);
+            Decision d = decision(c, fivePerTenMinutes, twoInFlight);
+            assertTrue(d.allowed(), "call " + i);
+            assertEquals(4 - i, d.quotas().get(0).remaining());
+            assertEquals(1, d.quotas().get(1).remaining());
+            release(c);
+        }
+        Charge sixth = charge(SIX_PM + 10, 1, key, fivePerTenMinutes, twoInFlight);
+        Decision d = decision(sixth, fivePerTenMinutes, twoInFlight);
+        assertFalse(d.allowed());
+        assertTrue(d.quotas().get(0).violated());
+        assertFalse(d.quotas().get(1).violated(), "no seat is held");
+        assertEquals(2, d.quotas().get(1).remaining());
+    }
+
+    @Test
+    void aDeniedCallTakesNoSeatAndRecordsNothing() {
+        Limit perMinute = Limit.fixed(10, MINUTE);
+        Limit oneInFlight = Limit.inFlight(1, MINUTE, null);
+        String busy = freshKey();
+        String idle = freshKey();
+        assertTrue(charge(SIX_PM, 1, busy, oneInFlight).allowed());
+        StoreCall both = StoreCall.builder(SIX_PM + 1, true)
+                .add(busy, perMinute, 1, 0).add(busy, oneInFlight, 1, 1)
+                .add(idle, perMinute, 1, 0).add(idle, oneInFlight, 1, 1).build();
+        assertFalse(store().decide(both).toCompletableFuture().join().allowed());
+        assertEquals(1, peek(SIX_PM + 2, idle, oneInFlight).remaining());
+        assertEquals(10, peek(SIX_PM + 2, busy, perMinute).remaining());
+    }
+
+    @Test
+    void aHeavyCallWaitsForEnoughLeasesToEndSoonestFirst() {
+        Limit fiveInFlight = Limit.inFlight(5, MINUTE, null);
+        String key = freshKey();
+        charge(SIX_PM, 2, key, fiveInFlight);
+        charge(SIX_PM + SECOND, 1, key, fiveInFlight);
+        charge(SIX_PM + 2 * SECOND, 2, key, fiveInFlight);
+        Decision d = decision(charge(SIX_PM + 3 * SECOND, 3, key, fiveInFlight), fiveInFlight);
+        assertFalse(d.allowed());
+        // 3 must be freed: 2 at 18:01:00, then 1 at 18:01:01
+        assertEquals(MINUTE + SECOND - 3 * SECOND, d.retryAfterMillis());
+    }
+
+    @Test
+    void concurrentCallsNeverHoldMoreSeatsThanTheLimitAndGiveThemAllBack() throws Exception {
+        Limit twoInFlight = Limit.inFlight(2, HOUR, null);
+        String key = freshKey();
+        AtomicInteger holding = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        AtomicInteger passed = new AtomicInteger();
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        race(32, 20, (t, i) -> {
+            Charge c = charge(SIX_PM + i, 1, key, twoInFlight);
+            if (c.allowed()) {
+                passed.incrementAndGet();
+                most.accumulateAndGet(holding.incrementAndGet(), Math::max);
+                holding.decrementAndGet();
+                release(c);
+            }
+        }, errors);
+        assertTrue(errors.isEmpty(), () -> "errors: " + errors);
+        assertTrue(most.get() <= 2, "at most 2 held at once: " + most.get());
+        assertTrue(passed.get() > 2, "released seats were taken again: " + passed.get());
+        assertEquals(2, peek(SIX_PM + 30, key, twoInFlight).remaining(), "every seat came back");
+    }
 }
