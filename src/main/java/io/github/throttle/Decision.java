@@ -163,15 +163,16 @@ public final class Decision {
     }
 
     /**
-     * Gives the weight this call recorded back to the sub-buckets it was recorded in, as far as they are still
-     * in their windows, and releases its seats (as {@link #release()}); usage never goes below 0 and other
-     * identities' weight is never touched. Only the first call does anything; so does a decision that recorded
-     * nothing (denied, unmetered, or a call whose target neither gives weight back nor holds seats).
+     * Gives the weight this call recorded in rate limits back to the sub-buckets it was recorded in, as far as
+     * they are still in their windows; usage never goes below 0 and other identities' weight is never touched.
+     * Seats of in-flight limits are not released here: {@link #release()} does that. Only the first call does
+     * anything; so does a decision that recorded nothing (denied, unmetered, or a call whose target does not
+     * give weight back).
      *
      * @return a stage completed when the store has taken the weight back (or could not: it then stays counted)
      */
     public CompletionStage<Void> giveBack() {
-        return returning(WEIGHT | SEATS);
+        return returning(WEIGHT);
     }
 
     /**

@@ -130,6 +130,21 @@ public @interface Throttle {
     @Nonbinding
     boolean skipSuccessful() default false;
 
+    /**
+     * Whether this limit counts calls in progress rather than calls made: at most {@link #limit()} weight may be
+     * held at once. An allowed call holds its weight (a seat) until it ends: the method returns or throws, its
+     * HTTP response entity is written, or the {@code CompletionStage} it returns completes. {@link #duration()}
+     * is then the lease: a seat still held after it (an instance that stopped, a call that outlived it) is
+     * released by the store, so choose it longer than the slowest call. {@link #precision()} must be left unset;
+     * the limit is at most 10,000. Seats are counted apart from rate limits, even of the same duration, and are
+     * checked together with the target's other limits. A denied call gets {@code Retry-After} = the soonest
+     * lease end that frees enough. Default {@code false}.
+     *
+     * @return whether the limit counts calls in progress
+     */
+    @Nonbinding
+    boolean inFlight() default false;
+
     /** Holds repeated {@link Throttle} annotations. */
     @Documented
     @Inherited

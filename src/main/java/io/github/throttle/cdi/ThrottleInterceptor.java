@@ -2,6 +2,7 @@ package io.github.throttle.cdi;
 
 import io.github.throttle.CallDecision;
 import io.github.throttle.Caller;
+import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottledException;
 import io.github.throttle.limiter.Limiter;
@@ -18,11 +19,14 @@ import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.security.Principal;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Throttles {@link Throttle}d CDI bean methods: a denied or blocked call throws {@link ThrottledException} (in
  * report mode it is let through), one whose weight could never pass {@link IllegalArgumentException}; a call that
- * returns normally gives its weight back where the target says so ({@code skipSuccessful}). JAX-RS
+ * returns normally gives its weight back where the target says so ({@code skipSuccessful}); a call that holds
+ * seats ({@code inFlight}) releases them when it returns or throws, or, when it returns a {@link CompletionStage},
+ * when that stage completes. JAX-RS
  * resource methods are left to the HTTP filter, which decides before the request entity is read, so each
  * call is counted once.
  */
@@ -63,9 +67,23 @@ public class ThrottleInterceptor {
                 // no request here (a scheduled job, say): nobody to tell
             }
         }
-        Object result = ctx.proceed();
-        // reached only when the method returned normally: a thrown exception keeps the charge
-        v.decision().giveBack();
+        Decision d = v.decision();
+        Object result;
+        try {
+            result = ctx.proceed();
+        } catch (Exception | Error e) {
+            // a thrown exception keeps the charge, and ends the call
+            d.release();
+            throw e;
+        }
+        // reached only when the method returned normally
+        d.giveBack();
+        if (result instanceof CompletionStage<?> stage && target.holdsSeats()) {
+            // the call ends when its stage completes
+            stage.whenComplete((r, e) -> d.release());
+        } else {
+            d.release();
+        }
         return result;
     }
 

@@ -19,7 +19,8 @@ import java.util.List;
  */
 public record LimitConfig(String target, int index, int count, long limit, long duration, long precision,
                           ChronoUnit unit, long weight, String name, List<Class<? extends ThrottleKey>> key,
-                          String plan, Class<? extends ThrottleWeight> weigher, boolean skipSuccessful) {
+                          String plan, Class<? extends ThrottleWeight> weigher, boolean skipSuccessful,
+                          boolean inFlight) {
 
     /** Plan names no annotation may use: the default limits' tag and the two reserved plans. */
 
@@ -34,6 +35,10 @@ public record LimitConfig(String target, int index, int count, long limit, long 
         });
         if (!plan.isEmpty() && !isPlanName(plan)) {
             throw invalid("plan", '"' + plan + '"', "must be lowercase letters, digits and '-'");
+        }
+        if (inFlight && skipSuccessful) {
+            throw invalid("skipSuccessful", true, "has no meaning on an in-flight limit: its seat is released when the call "
+                    + "ends, whatever the outcome");
         }
         if (PlanLists.RESERVED.contains(plan)) {
             throw invalid("plan", '"' + plan + '"', "is reserved (" + String.join(", ", PlanLists.RESERVED)
@@ -60,6 +65,17 @@ public record LimitConfig(String target, int index, int count, long limit, long 
             throw invalid("precision", precision, "must be 0 (a fixed window) or positive");
         }
         long durationMillis = millis("duration", duration);
+        if (inFlight) {
+            if (precision != 0) {
+                throw invalid("precision", inUnit(precision), "must be left unset on an in-flight limit: its duration is a "
+                        + "lease, not a window");
+            }
+            Limit.checkInFlight(limit, durationMillis).ifPresent(broken -> {
+                throw invalid(broken.member(), broken.member().equals("limit") ? limit : inUnit(duration), broken.why());
+            });
+            String lease = "in-flight-" + Limit.windowName(durationMillis);
+            return Limit.inFlight(limit, durationMillis, name.isEmpty() ? lease : name + "-" + lease);
+        }
         long precisionMillis = precision == 0 ? durationMillis : millis("precision", precision);
         Limit.check(limit, durationMillis, precisionMillis).ifPresent(broken -> {
             // report the member as the user wrote it, in its unit

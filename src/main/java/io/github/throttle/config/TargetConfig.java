@@ -109,7 +109,7 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
                     m.number("precision", a.precision()), m.unit(a.unit()), m.number("weight", a.weight()),
                     m.override("name").map(e -> e.getValue().trim()).orElse(a.name()), m.keys(a.key()),
                     m.override("plan").map(e -> e.getValue().trim()).orElse(a.plan()), m.weigher(a.weigher()),
-                    m.bool("skipSuccessful", a.skipSuccessful()));
+                    m.bool("skipSuccessful", a.skipSuccessful()), m.bool("inFlight", a.inFlight()));
         }
 
         /** One member of one limit. */

@@ -33,6 +33,10 @@ final class RateLimitFields {
                 String separator = policy.length() == 0 ? "" : ", ";
                 String name = sfString(q.policy());
                 policy.append(separator).append(name).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
+                if (q.inFlight()) {
+                    // the quota counts calls in progress (draft-ietf-httpapi-ratelimit-headers, quota unit)
+                    policy.append(";qu=\"concurrent-requests\"");
+                }
                 state.append(separator).append(name).append(";r=").append(q.remaining()).append(";t=").append(secondsUp(q.resetMillis()));
             }
             headers.putSingle("RateLimit-Policy", policy.toString());

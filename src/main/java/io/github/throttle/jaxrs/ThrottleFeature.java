@@ -43,6 +43,9 @@ public class ThrottleFeature implements DynamicFeature {
             if (target.givesBack()) {
                 context.register(new ThrottleFilter.GiveBack(), Priorities.AUTHORIZATION + 10);
             }
+            if (target.holdsSeats()) {
+                context.register(new ThrottleFilter.Release(), Priorities.AUTHORIZATION + 10);
+            }
             if (l.settings().headers() != ThrottleSettings.HeaderStyle.NONE) {
                 // with none, allowed responses get nothing: no response filter at all
                 context.register(new ThrottleFilter.Fields(l.settings().headers()), Priorities.AUTHORIZATION + 10);

@@ -11,6 +11,10 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.ext.WriterInterceptor;
+import jakarta.ws.rs.ext.WriterInterceptorContext;
+
+import java.io.IOException;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -109,6 +113,37 @@ final class ThrottleFilter implements ContainerRequestFilter {
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
             if (response.getStatus() < 400 && request.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
                 decision.giveBack();
+            }
+        }
+    }
+
+
+    /**
+     * Releases an allowed call's seats ({@code inFlight}) when the call ends: registered only on targets that
+     * hold seats. A response with an entity ends once the entity is written (streamed bodies included), so the
+     * seats are released after the writers ran, whether they succeeded or threw; a response with none (or to a
+     * {@code HEAD} request, whose entity is not written everywhere) ends with the response filters. Response
+     * filters run for a response the resource returned, for one an exception mapper made and for a request a
+     * later filter aborted; an exception no mapper handles leaves the seats to their lease. The decision
+     * releases its seats once, whichever of the two comes first.
+     */
+    static final class Release implements ContainerResponseFilter, WriterInterceptor {
+        @Override
+        public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+            if ((!response.hasEntity() || "HEAD".equals(request.getMethod()))
+                    && request.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
+                decision.release();
+            }
+        }
+
+        @Override
+        public void aroundWriteTo(WriterInterceptorContext ctx) throws IOException {
+            try {
+                ctx.proceed();
+            } finally {
+                if (ctx.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
+                    decision.release();
+                }
             }
         }
     }

@@ -78,6 +78,11 @@ final class LimitSet {
         return charged.stream().anyMatch(Charged::givesBack);
     }
 
+    /** Whether an allowed call holds seats until it ends: some limit is {@linkplain Limit#inFlight() in flight}. */
+    boolean holdsSeats() {
+        return limits.stream().anyMatch(Limit::inFlight);
+    }
+
     /**
      * Charges one call: weighs it (each weigher asked once), finds who is charged (each resolver asked once; one
      * that cannot tell is replaced by the caller's default identity, never by a shared one) and builds the store

@@ -188,8 +188,8 @@ public final class Limiter implements AutoCloseable {
             if (counted && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);
             }
-            // d returns each part once as this decision does, so it is asked exactly for the parts asked here
-            return counted ? d.giveBack() : d.release();
+            CompletionStage<Void> back = counted ? d.giveBack() : CompletableFuture.completedFuture(null);
+            return seats ? back.thenCombine(d.release(), (a, b) -> null) : back;
         }));
     }
 

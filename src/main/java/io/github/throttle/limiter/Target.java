@@ -25,6 +25,7 @@ public final class Target {
     private final Map<CallResult, Meters.Counter> unlimitedCalls;
     private final Map<CallResult, Meters.Counter> blockedCalls;
     private final boolean givesBack;
+    private final boolean holdsSeats;
 
     Target(Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
            ReportLog reportLog, LimitSet defaults, Map<String, LimitSet> byPlan, Map<CallResult, Meters.Counter> unlimitedCalls,
@@ -41,6 +42,7 @@ public final class Target {
         this.unlimitedCalls = unlimitedCalls;
         this.blockedCalls = blockedCalls;
         this.givesBack = defaults.givesBack() || byPlan.values().stream().anyMatch(LimitSet::givesBack);
+        this.holdsSeats = defaults.holdsSeats() || byPlan.values().stream().anyMatch(LimitSet::holdsSeats);
     }
 
     public Method method() {
@@ -75,6 +77,14 @@ public final class Target {
     /** Whether a successful call gives its weight back to some limit ({@code skipSuccessful}). */
     public boolean givesBack() {
         return givesBack;
+    }
+
+    /**
+     * Whether an allowed call holds seats until it ends (an {@code inFlight} limit, on some plan): the adapters
+     * then release them when the call ends.
+     */
+    public boolean holdsSeats() {
+        return holdsSeats;
     }
 
     /** The default limits, in declaration order (those of calls on no plan). */

@@ -61,6 +61,18 @@ class RateLimitFieldsTest {
     }
 
     @Test
+    void anInFlightLimitIsAQuotaOfConcurrentRequestsAndIsRetriedWhenTheSoonestLeaseEnds() {
+        Decision d = Decision.of(false, List.of(new Decision.Quota("10m", 100, 600_000, 97, 590_000, false),
+                new Decision.Quota("in-flight-10m", 2, 600_000, 0, 12_300, true, true)));
+        var r = RateLimitFields.denied(d, HeaderStyle.IETF);
+        assertEquals(429, r.getStatus());
+        assertEquals("13", String.valueOf(r.getHeaders().getFirst("Retry-After")));
+        assertEquals("\"10m\";q=100;w=600, \"in-flight-10m\";q=2;w=600;qu=\"concurrent-requests\"",
+                r.getHeaders().getFirst("RateLimit-Policy"));
+        assertEquals("\"10m\";r=97;t=590, \"in-flight-10m\";r=0;t=13", r.getHeaders().getFirst("RateLimit"));
+    }
+
+    @Test
     void theXRateLimitStyleShowsTheTightestLimit() {
         Decision d = Decision.of(true, List.of(new Decision.Quota("1s", 10, 1000, 2, 350, false),
                 new Decision.Quota("1h", 240, 3_600_000, 17, 1_799_001, false)));

@@ -47,6 +47,10 @@ class DenyCacheTest {
 
         @Throttle(limit = 2, duration = 60, name = "logins")
         public void loginCount() { }
+
+        @Throttle(limit = 100, duration = 600)
+        @Throttle(limit = 1, duration = 600, inFlight = true)
+        public void upload() { }
     }
 
     private final MutableClock clock = new MutableClock(1_790_000_000_000L);
@@ -218,6 +222,23 @@ class DenyCacheTest {
             assertFalse(call(l, "loginCount", c).decision().allowed());
         }
         assertEquals(asked + 5, store.decided.get());
+    }
+
+    @Test
+    void aDenialByAnInFlightLimitIsNeverRememberedSinceASeatCanComeBackAtAnyMoment() {
+        PlansTest.CountingStore store = new PlansTest.CountingStore(clock);
+        Limiter l = limiter(store);
+        TestCaller c = caller("k", null, null, 1);
+        Decision holding = call(l, "upload", c).decision();
+        assertTrue(holding.allowed());
+        for (int i = 0; i < 5; i++) {
+            Decision d = call(l, "upload", c).decision();
+            assertFalse(d.allowed());
+            assertEquals(600_000, d.retryAfterMillis(), "until the lease of the call in progress ends");
+        }
+        assertEquals(6, store.decided.get(), "every denial was the store's");
+        holding.release().toCompletableFuture().join();
+        assertTrue(call(l, "upload", c).decision().allowed(), "the seat came back before the lease ended");
     }
 
     @Test

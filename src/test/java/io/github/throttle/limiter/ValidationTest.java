@@ -78,8 +78,21 @@ class ValidationTest {
         @Throttle(limit = 9, duration = 120, unit = ChronoUnit.SECONDS, name = "shared")
         public void sameWindowOfANamedBucketTwice() { }
 
+        @Throttle(limit = 2, duration = 10, precision = 1, unit = ChronoUnit.MINUTES, inFlight = true)
+        public void inFlightWithPrecision() { }
+
+        @Throttle(limit = 10_001, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+        public void inFlightAboveTenThousand() { }
+
+        @Throttle(limit = 2, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true, skipSuccessful = true)
+        public void inFlightSkippingSuccesses() { }
+
         @Throttle(limit = 5)
         public void fine() { }
+
+        @Throttle(limit = 100, duration = 10, unit = ChronoUnit.MINUTES)
+        @Throttle(limit = 2, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+        public void seatsBesideARateOfTheSameLength() { }
     }
 
     abstract static class Abstract implements ThrottleKey {
@@ -113,7 +126,10 @@ class ValidationTest {
                 arguments("resolverWithoutConstructor", "key = " + NoConstructor.class.getName()),
                 arguments("limitTooLarge", "limit = 3000000000"),
                 arguments("subBucketsRoundedUpPastTheMaximum", "precision = 2 makes 1000001 sub-buckets"),
-                arguments("sameWindowOfANamedBucketTwice", "limits 1 and 2 count the same window (2m)"));
+                arguments("sameWindowOfANamedBucketTwice", "limits 1 and 2 count the same window (2m)"),
+                arguments("inFlightWithPrecision", "precision = 1 Minutes must be left unset on an in-flight limit"),
+                arguments("inFlightAboveTenThousand", "limit = 10001 must be between 1 and 10000 on an in-flight limit"),
+                arguments("inFlightSkippingSuccesses", "skipSuccessful = true has no meaning on an in-flight limit"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -134,7 +150,8 @@ class ValidationTest {
                 arguments(API + "/fine/Throttle/precision", "1.5", "must be a whole number"),
                 arguments(API + "/fine/Throttle/enabled", "maybe", "must be true or false"),
                 arguments(API + "/fine/Throttle/key", "com.acme.Missing", "no class com.acme.Missing"),
-                arguments(API + "/fine/Throttle/key", "java.lang.String", "is not a concrete"));
+                arguments(API + "/fine/Throttle/key", "java.lang.String", "is not a concrete"),
+                arguments(API + "/fine/Throttle/inFlight", "maybe", "must be true or false"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -171,6 +188,26 @@ class ValidationTest {
         InvalidThrottleException e = assertThrows(InvalidThrottleException.class, () -> ThrottleSettings.read(TestConfig.of(key, value)));
         assertTrue(e.getMessage().contains(named), e.getMessage());
         assertTrue(!e.getMessage().contains("secret"), "credentials must not leak: " + e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void seatsAreCountedApartFromARateWindowOfTheSameLengthWithAPolicyOfTheirOwn() throws Exception {
+        Targets targets = new Targets(TestConfig.of(), new KeyCodec("throttle"), ValidationTest::construct, m -> false);
+        Method m = Api.class.getDeclaredMethod("seatsBesideARateOfTheSameLength");
+        var limits = targets.of(Api.class, m).limits();
+        assertEquals(java.util.List.of("10m", "in-flight-10m"), limits.stream().map(io.github.throttle.engine.Limit::policy).toList());
+        assertTrue(limits.get(1).inFlight());
+        assertTrue(targets.of(Api.class, m).holdsSeats());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aRateLimitBecomesAnInFlightOneThroughConfiguration() throws Exception {
+        Targets targets = new Targets(TestConfig.of(API + "/fine/Throttle/inFlight", "true", API + "/fine/Throttle/duration", "30"),
+                new KeyCodec("throttle"), ValidationTest::construct, m -> false);
+        var target = targets.of(Api.class, Api.class.getDeclaredMethod("fine"));
+        assertTrue(target.limits().get(0).inFlight());
+        assertEquals(30_000, target.limits().get(0).durationMillis());
+        assertEquals("in-flight-30s", target.limits().get(0).policy());
     }
 
     @org.junit.jupiter.api.Test
