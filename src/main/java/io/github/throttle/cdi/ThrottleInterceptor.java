@@ -26,9 +26,8 @@ import java.util.concurrent.CompletionStage;
  * report mode it is let through), one whose weight could never pass {@link IllegalArgumentException}; a call that
  * returns normally gives its weight back where the target says so ({@code skipSuccessful}); a call that holds
  * seats ({@code inFlight}) releases them when it returns or throws, or, when it returns a {@link CompletionStage},
- * when that stage completes. JAX-RS
- * resource methods are left to the HTTP filter, which decides before the request entity is read, so each
- * call is counted once.
+ * when that stage completes. JAX-RS resource methods are left to the HTTP filter, which decides before the
+ * request entity is read, so each call is counted once; only the seats of one that throws are released here.
  */
 @Throttle(limit = 1)
 @Interceptor
@@ -49,8 +48,11 @@ public class ThrottleInterceptor {
         Method method = ctx.getMethod();
         Limiter l = limiter;
         Target target = l.target(method.getDeclaringClass(), method);
-        if (target.httpEndpoint() || !l.active(target)) {
+        if (!l.active(target)) {
             return ctx.proceed();
+        }
+        if (target.httpEndpoint()) {
+            return target.holdsSeats() ? endingOnThrow(ctx) : ctx.proceed();
         }
         Verdict v = l.decide(target, new BeanCaller(method, principals.current()))
                 .toCompletableFuture().join();
@@ -85,6 +87,27 @@ public class ThrottleInterceptor {
             d.release();
         }
         return result;
+    }
+
+    /**
+     * Runs a resource method whose call holds seats: the HTTP filter releases them once the response is written,
+     * but a method that throws ends the call at once, and an exception no mapper handles may reach the runtime
+     * without the response filters running (Quarkus REST answers 500 so): the call's decision, when this request
+     * has one, releases its seats here. A decision releases its seats once, whoever comes first.
+     */
+    private Object endingOnThrow(InvocationContext ctx) throws Exception {
+        try {
+            return ctx.proceed();
+        } catch (Exception | Error e) {
+            if (current.isResolvable()) {
+                try {
+                    current.get().get().ifPresent(Decision::release);
+                } catch (ContextNotActiveException notInARequest) {
+                    // no request context: the filter's response path is all there is
+                }
+            }
+            throw e;
+        }
     }
 
     /** The caller of a bean method: its principal if the container knows one; no address, no headers. */

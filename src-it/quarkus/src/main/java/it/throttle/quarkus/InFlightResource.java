@@ -1,0 +1,97 @@
+package it.throttle.quarkus;
+
+import io.github.throttle.Throttle;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.StreamingOutput;
+
+import java.nio.charset.StandardCharsets;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Endpoints limited in calls in progress. A call works until the test finishes it ({@code POST /finish?id=}),
+ * so the test knows exactly which calls are in progress; {@code /entered?n=} returns once n calls have started
+ * working.
+ */
+@Path("/in-flight")
+public class InFlightResource {
+
+    private static final ConcurrentHashMap<String, CountDownLatch> FINISH = new ConcurrentHashMap<>();
+    private static final Semaphore ENTERED = new Semaphore(0);
+
+    @GET
+    @Path("/work")
+    @Throttle(limit = 100, duration = 10, unit = ChronoUnit.MINUTES)
+    @Throttle(limit = 2, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+    public String work(@QueryParam("id") String id) throws InterruptedException {
+        working(id);
+        return "worked " + id;
+    }
+
+    /** The body is streamed: the call is in progress until its last byte is written. */
+    @GET
+    @Path("/stream")
+    @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+    public StreamingOutput stream(@QueryParam("id") String id) {
+        return out -> {
+            out.write("first part\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            try {
+                working(id);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            out.write("last part\n".getBytes(StandardCharsets.UTF_8));
+        };
+    }
+
+    /** Fails with a status of its own (a WebApplicationException: JAX-RS maps it). */
+    @GET
+    @Path("/refuse")
+    @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+    public String refuse() {
+        throw new WebApplicationException("not today", 503);
+    }
+
+    /** Fails with an exception no mapper of the application handles. */
+    @GET
+    @Path("/fail")
+    @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+    public String fail() {
+        throw new IllegalStateException("the work failed");
+    }
+
+    @POST
+    @Path("/finish")
+    public void finish(@QueryParam("id") String id) {
+        latch(id).countDown();
+    }
+
+    @GET
+    @Path("/entered")
+    public String entered(@QueryParam("n") int n) throws InterruptedException {
+        if (!ENTERED.tryAcquire(n, 60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(n + " calls did not start working");
+        }
+        return "entered " + n;
+    }
+
+    private static void working(String id) throws InterruptedException {
+        ENTERED.release();
+        if (!latch(id).await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("call " + id + " was never finished");
+        }
+    }
+
+    private static CountDownLatch latch(String id) {
+        return FINISH.computeIfAbsent(id, x -> new CountDownLatch(1));
+    }
+}
