@@ -4,9 +4,10 @@ package io.github.throttle.engine;
  * A store's answer to a {@link StoreCall}: whether the call was allowed, and three figures per pair (in the
  * call's pair order): remaining weight, a wait in milliseconds, and 1 if that pair denied the call.
  * The wait is the time until the call would fit for a violated pair, else the time until the oldest counted
- * weight leaves the window (0 when nothing is counted). For a {@linkplain StoreCall#returnable() returnable}
- * call that was allowed, {@code subBuckets} holds the sub-bucket each pair recorded in (else null): what a
- * give-back needs.
+ * weight leaves the window (0 when nothing is counted); for a pair of an in-flight limit, the time until enough
+ * leases end, else until the soonest lease held ends. For a {@linkplain StoreCall#returnable() returnable}
+ * call that was allowed, {@code subBuckets} holds the sub-bucket each pair recorded in, or for an in-flight
+ * pair the id of the lease its seat holds (else null): what a give-back or a release needs.
  */
 public record StoreReply(boolean allowed, long[] figures, long[] subBuckets) {
 
@@ -14,7 +15,7 @@ public record StoreReply(boolean allowed, long[] figures, long[] subBuckets) {
         this(allowed, figures, null);
     }
 
-    /** The sub-bucket pair {@code pair} recorded in. */
+    /** The sub-bucket pair {@code pair} recorded in; for an in-flight pair, its lease id. */
     public long subBucket(int pair) {
         return subBuckets[pair];
     }

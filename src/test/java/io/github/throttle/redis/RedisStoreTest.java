@@ -70,6 +70,23 @@ class RedisStoreTest extends StoreContract {
     }
 
     @Test
+    void aKeyHoldingASeatLivesUntilItsLeaseEndsAndTheLastReleaseDropsTheSeatsField() {
+        String key = freshKey();
+        Limit perSecond = Limit.fixed(10, SECOND);
+        Limit twoInFlight = Limit.inFlight(2, HOUR, null);
+        Charge c = charge(SIX_PM, 1, key, perSecond, twoInFlight);
+        long ttl = commands.pttl(key);
+        assertTrue(ttl <= HOUR + SLACK && ttl > HOUR + SLACK - MINUTE, "pttl " + ttl);
+        String seats = SlidingWindowScript.tag(twoInFlight);
+        assertEquals(seats, Long.toString(HOUR, 36) + "@");
+        assertTrue(commands.hexists(key, seats));
+        assertEquals(8 + 20, commands.hstrlen(key, seats), "the last lease id, then one lease");
+        release(c);
+        assertFalse(commands.hexists(key, seats), "no lease left");
+        assertTrue(commands.hexists(key, SlidingWindowScript.tag(perSecond)), "the rate window keeps its count");
+    }
+
+        @Test
     void aBucketSharedWithAShorterWindowKeepsTheLongerExpiry() {
         String key = freshKey();
         call(SIX_PM, key, Limit.fixed(10, HOUR));
