@@ -66,6 +66,17 @@ public interface Throttler {
     void giveBack(Decision decision);
 
     /**
+     * Ends a call that holds seats ({@link Rate#inFlight}): releases them, so that another call may take them;
+     * the weight it counted in other rates stays counted. Call it when the work the seats guard is done, whatever
+     * its outcome, typically in a {@code finally}. Only the first release of a decision does anything; a seat
+     * never released is freed by the store when its lease ends. Blocks until the store answers; a store that
+     * cannot be asked leaves the seats to their lease. Same as {@link Decision#release()}, waited for.
+     *
+     * @param decision the decision of an allowed {@link #acquire} or {@link #acquireAsync}
+     */
+    void release(Decision decision);
+
+    /**
      * Forgets everything counted for {@code identity} in {@code bucket}, in every window. Blocks until the
      * store answers.
      *
@@ -75,14 +86,44 @@ public interface Throttler {
     void reset(String bucket, String identity);
 
     /**
-     * At most {@code limit} weight per {@code window}, counted in sub-buckets of {@code precision}.
+     * At most {@code limit} weight per {@code window}, counted in sub-buckets of {@code precision}; or, when
+     * {@code inFlight}, at most {@code limit} weight held at once by calls in progress, {@code window} being the
+     * lease (see {@link #inFlight(long, Duration)}).
      *
-     * @param limit     weight allowed per window; at least 1
-     * @param window    window length; at least one millisecond
+     * @param limit     weight allowed per window (in flight: at once, at most 10,000); at least 1
+     * @param window    window length (in flight: the lease); at least one millisecond
      * @param precision sub-bucket length, between one millisecond and the window; {@code null} or equal to
-     *                  the window means a fixed window
+     *                  the window means a fixed window (in flight: {@code null} or the window)
+     * @param inFlight  whether the rate counts calls in progress rather than calls made
      */
-    record Rate(long limit, Duration window, Duration precision) {
+    record Rate(long limit, Duration window, Duration precision, boolean inFlight) {
+
+        /**
+         * A rate of calls made: at most {@code limit} weight per {@code window}, counted in sub-buckets of
+         * {@code precision}.
+         *
+         * @param limit     weight allowed per window; at least 1
+         * @param window    window length; at least one millisecond
+         * @param precision sub-bucket length, between one millisecond and the window; {@code null} or equal to
+         *                  the window means a fixed window
+         */
+        public Rate(long limit, Duration window, Duration precision) {
+            this(limit, window, precision, false);
+        }
+
+        /**
+         * Calls in progress: at most {@code limit} weight held at once. An allowed {@link Throttler#acquire} holds
+         * its weight (a seat) until {@link Throttler#release} (or {@link Decision#release()}); a seat still held
+         * {@code lease} after it was taken is freed by the store, so choose the lease longer than the slowest call.
+         * Counted apart from rates of calls made, even of the same window.
+         *
+         * @param limit weight held at once; between 1 and 10,000
+         * @param lease how long a seat is held at most; at least one millisecond
+         * @return the rate
+         */
+        public static Rate inFlight(long limit, Duration lease) {
+            return new Rate(limit, lease, lease, true);
+        }
 
         /**
          * A fixed window: the whole window is one sub-bucket.

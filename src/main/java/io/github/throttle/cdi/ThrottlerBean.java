@@ -45,6 +45,11 @@ public class ThrottlerBean implements Throttler {
     }
 
     @Override
+    public void release(Decision decision) {
+        decision.release().toCompletableFuture().join();
+    }
+
+    @Override
     public void reset(String bucket, String identity) {
         limiter.reset(bucket, identity).toCompletableFuture().join();
     }
@@ -59,6 +64,13 @@ public class ThrottlerBean implements Throttler {
         List<Limit> limits = new ArrayList<>(rates.length);
         for (Rate r : rates) {
             long window = r.window().toMillis();
+            if (r.inFlight()) {
+                if (r.precision() != null && !r.precision().equals(r.window())) {
+                    throw new IllegalArgumentException("an in-flight rate has no precision: its window is a lease");
+                }
+                limits.add(Limit.inFlight(r.limit(), window, null));
+                continue;
+            }
             limits.add(new Limit(r.limit(), window, r.precision() == null ? window : r.precision().toMillis(), null));
         }
         return limits;
