@@ -91,7 +91,6 @@ public final class MemoryStore implements Store {
             }
         }
         long[] figures = new long[pairs * 3];
-        // a seat's figures are those after it was taken, as the script's
         for (int p = 0; p < pairs; p++) {
             Limit l = call.limit(p);
             Pair s = seen[p];
