@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code 198.18.1.0/24} unlimited and {@code 198.18.2.0/24} pro, besides the keys {@code blocked-key},
  * {@code unlimited-key} and {@code pro-key} and the user {@code pro-user}.
  */
-public abstract class PlanScenarios extends ClientScenarios {
+public abstract class PlanScenarios extends InFlightScenarios {
 
     private static final String PRICED = "/it/plans/priced";
     private static final String DEFAULT_POLICY = "\"1h\";q=3;w=3600";

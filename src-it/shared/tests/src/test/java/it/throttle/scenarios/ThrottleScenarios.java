@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The HTTP behaviour of Throttle, as any client sees it: each runtime's suite extends this class (and so runs
- * the {@link PlanScenarios} too).
+ * the {@link PlanScenarios} and {@link InFlightScenarios} too).
  */
 public abstract class ThrottleScenarios extends PlanScenarios {
 

@@ -1,6 +1,7 @@
-package it.throttle.quarkus;
+package it.throttle.app;
 
 import io.github.throttle.Throttle;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -12,19 +13,19 @@ import java.nio.charset.StandardCharsets;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Endpoints limited in calls in progress. A call works until the test finishes it ({@code POST /finish?id=}),
- * so the test knows exactly which calls are in progress; {@code /entered?n=} returns once n calls have started
- * working.
+ * Endpoints limited in calls in progress. A call (named by the id its client gives) works until the test
+ * finishes it ({@code POST /finish?id=}), so the test knows exactly which calls are in progress;
+ * {@code /started?id=} answers once that call has started working.
  */
-@Path("/in-flight")
+@Path("/it/in-flight")
+@ApplicationScoped
 public class InFlightResource {
 
+    private static final ConcurrentHashMap<String, CountDownLatch> STARTED = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, CountDownLatch> FINISH = new ConcurrentHashMap<>();
-    private static final Semaphore ENTERED = new Semaphore(0);
 
     @GET
     @Path("/work")
@@ -71,27 +72,28 @@ public class InFlightResource {
 
     @POST
     @Path("/finish")
-    public void finish(@QueryParam("id") String id) {
-        latch(id).countDown();
+    public String finish(@QueryParam("id") String id) {
+        latch(FINISH, id).countDown();
+        return "finished " + id;
     }
 
     @GET
-    @Path("/entered")
-    public String entered(@QueryParam("n") int n) throws InterruptedException {
-        if (!ENTERED.tryAcquire(n, 60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(n + " calls did not start working");
+    @Path("/started")
+    public String started(@QueryParam("id") String id) throws InterruptedException {
+        if (!latch(STARTED, id).await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("call " + id + " did not start working");
         }
-        return "entered " + n;
+        return "started " + id;
     }
 
     private static void working(String id) throws InterruptedException {
-        ENTERED.release();
-        if (!latch(id).await(60, TimeUnit.SECONDS)) {
+        latch(STARTED, id).countDown();
+        if (!latch(FINISH, id).await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("call " + id + " was never finished");
         }
     }
 
-    private static CountDownLatch latch(String id) {
-        return FINISH.computeIfAbsent(id, x -> new CountDownLatch(1));
+    private static CountDownLatch latch(ConcurrentHashMap<String, CountDownLatch> latches, String id) {
+        return latches.computeIfAbsent(id, x -> new CountDownLatch(1));
     }
 }
