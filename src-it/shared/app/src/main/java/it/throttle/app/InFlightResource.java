@@ -12,6 +12,8 @@ import jakarta.ws.rs.core.StreamingOutput;
 
 import java.nio.charset.StandardCharsets;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +57,22 @@ public class InFlightResource {
             out.write("last part\n".getBytes(StandardCharsets.UTF_8));
         };
         return Response.ok(body, MediaType.TEXT_PLAIN_TYPE).build();
+    }
+
+    /** Answers later: the call is in progress until its stage completes and its response is written. */
+    @GET
+    @Path("/later")
+    @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+    public CompletionStage<String> later(@QueryParam("id") String id) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                working(id);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            return "worked later " + id;
+        });
     }
 
     /** Fails with an exception the application's {@link RefusedMapper} answers (409). */

@@ -111,6 +111,24 @@ public abstract class InFlightScenarios extends ClientScenarios {
     }
 
     @Test
+    public void aCallAnsweredByAStageHoldsItsSeatUntilTheStageCompletes() throws Exception {
+        String l1 = id("l1");
+        CompletableFuture<HttpResponse<String>> pending = start("/it/in-flight/later?id=" + l1);
+        started(l1);
+        untilTheSoonestLeaseEnds(me().get("/it/in-flight/later?id=" + id("l2")).then().statusCode(429)
+                .extract().header("Retry-After"));
+        finish(l1);
+        HttpResponse<String> answered = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(200, answered.statusCode());
+        assertEquals("worked later " + l1, answered.body());
+        String l3 = id("l3");
+        CompletableFuture<HttpResponse<String>> next = start("/it/in-flight/later?id=" + l3);
+        started(l3);
+        finish(l3);
+        assertEquals(200, next.get(60, TimeUnit.SECONDS).statusCode());
+    }
+
+    @Test
     public void aCallWhoseExceptionAMapperAnswersGivesItsSeatBack() {
         for (int i = 0; i < 3; i++) {
             me().get("/it/in-flight/refuse").then().statusCode(409).body(equalTo("not today"));
