@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
-/** Reads durations written as {@code 500ms}, {@code 2s}, {@code 1m}, {@code 750} (ms) or ISO-8601 {@code PT0.5S}. */
+/**
+ * Reads durations written as {@code 500ms}, {@code 2s}, {@code 1m}, {@code 1h}, {@code 1d}, {@code 750} (ms) or
+ * ISO-8601 {@code PT0.5S}.
+ */
 final class Durations {
 
     private Durations() {
@@ -25,9 +28,15 @@ final class Durations {
             if (t.endsWith("m")) {
                 return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1).trim()));
             }
+            if (t.endsWith("h")) {
+                return Duration.ofHours(Long.parseLong(t.substring(0, t.length() - 1).trim()));
+            }
+            if (t.endsWith("d")) {
+                return Duration.ofDays(Long.parseLong(t.substring(0, t.length() - 1).trim()));
+            }
             return Duration.ofMillis(Long.parseLong(t));
         } catch (NumberFormatException | DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a duration (e.g. 500ms, 2s, PT0.5S)");
+            throw new IllegalArgumentException("'" + text + "' is not a duration (e.g. 500ms, 2s, 1m, 1h, 1d, PT0.5S)");
         }
     }
 }

@@ -7,6 +7,7 @@ import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -92,34 +93,12 @@ public final class PlanLists {
                 if (entry.isEmpty()) {
                     continue;
                 }
-                int colon = entry.indexOf(':');
-                String kind = colon < 0 ? "" : entry.substring(0, colon);
-                String value = entry.substring(colon + 1).trim();
-                if (value.isEmpty() && !kind.isEmpty()) {
-                    throw ThrottleSettings.invalid(key, entry, "the entry has no value after " + kind + ":");
+                Object same;
+                try {
+                    same = add(entry, users, keys, blocks);
+                } catch (IllegalArgumentException e) {
+                    throw ThrottleSettings.invalid(key, entry, e.getMessage());
                 }
-                Object same = switch (kind) {
-                    case "user" -> {
-                        users.add(value);
-                        yield "user:" + value;
-                    }
-                    case "key" -> {
-                        keys.add(value);
-                        yield "key:" + value;
-                    }
-                    case "ip" -> {
-                        Cidr c;
-                        try {
-                            c = Cidr.parse(value);
-                        } catch (IllegalArgumentException e) {
-                            throw ThrottleSettings.invalid(key, entry, e.getMessage());
-                        }
-                        blocks.add(c);
-                        yield c;
-                    }
-                    default -> throw ThrottleSettings.invalid(key, entry,
-                            "an entry is ip:<address or CIDR>, user:<name> or key:<value>");
-                };
                 String other = seenIn.putIfAbsent(same, key);
                 if (other != null && !other.equals(key)) {
                     throw ThrottleSettings.invalid(key, entry, "the same entry is in " + other + "; a caller is on one plan");
@@ -130,6 +109,73 @@ public final class PlanLists {
             }
         }
         return new PlanLists(List.copyOf(lists), keyHeader);
+    }
+
+    /**
+     * Lists built from entries given per plan (say, assignments made while running), matched in the same order as
+     * the configured lists: {@code blocked}, {@code unlimited}, then the other plans by name.
+     *
+     * @throws IllegalArgumentException naming an entry that is not {@code ip:}, {@code user:} or {@code key:}
+     */
+    public static PlanLists of(Map<String, List<String>> entriesByPlan, String keyHeader) {
+        List<String> order = new ArrayList<>(List.of(BLOCKED, UNLIMITED));
+        entriesByPlan.keySet().stream().filter(p -> !p.equals(BLOCKED) && !p.equals(UNLIMITED)).sorted().forEach(order::add);
+        List<PlanList> lists = new ArrayList<>();
+        for (String plan : order) {
+            Set<String> users = new LinkedHashSet<>();
+            Set<String> keys = new LinkedHashSet<>();
+            List<Cidr> blocks = new ArrayList<>();
+            for (String entry : entriesByPlan.getOrDefault(plan, List.of())) {
+                add(entry.trim(), users, keys, blocks);
+            }
+            if (!users.isEmpty() || !keys.isEmpty() || !blocks.isEmpty()) {
+                lists.add(new PlanList(plan, Set.copyOf(users), Set.copyOf(keys), List.copyOf(blocks)));
+            }
+        }
+        return new PlanLists(List.copyOf(lists), keyHeader);
+    }
+
+    /**
+     * Adds one entry ({@code ip:<address or CIDR>}, {@code user:<name>}, {@code key:<value>}) to the sets it goes
+     * in; returns what makes it the same entry as another.
+     *
+     * @throws IllegalArgumentException saying why the entry is not one
+     */
+    private static Object add(String entry, Set<String> users, Set<String> keys, List<Cidr> blocks) {
+        int colon = entry.indexOf(':');
+        String kind = colon < 0 ? "" : entry.substring(0, colon);
+        String value = entry.substring(colon + 1).trim();
+        if (value.isEmpty() && !kind.isEmpty()) {
+            throw new IllegalArgumentException("the entry has no value after " + kind + ":");
+        }
+        return switch (kind) {
+            case "user" -> {
+                users.add(value);
+                yield "user:" + value;
+            }
+            case "key" -> {
+                keys.add(value);
+                yield "key:" + value;
+            }
+            case "ip" -> {
+                Cidr c = Cidr.parse(value);
+                blocks.add(c);
+                yield c;
+            }
+            default -> throw new IllegalArgumentException("an entry is ip:<address or CIDR>, user:<name> or key:<value>");
+        };
+    }
+
+    /**
+     * Why {@code entry} is not an entry of a list, if it is not.
+     */
+    public static Optional<String> checkEntry(String entry) {
+        try {
+            add(entry.trim(), new HashSet<>(), new HashSet<>(), new ArrayList<>());
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /** The plan of the first list that names the caller, or null when none does. */

@@ -40,6 +40,14 @@ public final class KeyCodec {
     }
 
     /**
+     * The key of settings shared by every instance, say assignments: {@code <prefix>::<name>}. Its bucket part is
+     * empty, which no bucket's is, so it never is the key of a (bucket, identity).
+     */
+    public String sharedKey(String name) {
+        return prefix + ":" + name;
+    }
+
+    /**
      * The head of every key of a bucket, {@code <prefix>:<bucket>:} with the bucket part encoded; compute once
      * per bucket, so that a call joins only two strings.
      */

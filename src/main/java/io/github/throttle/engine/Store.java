@@ -1,5 +1,7 @@
 package io.github.throttle.engine;
 
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -33,8 +35,29 @@ public interface Store extends AutoCloseable {
      * reached, which only means that the first call connects.
      */
     default CompletionStage<Void> prepare() {
-        return java.util.concurrent.CompletableFuture.completedFuture(null);
+        return CompletableFuture.completedFuture(null);
     }
+
+    /**
+     * The settings shared under {@code key} by every instance using this store (the embedded store: this instance
+     * alone), field by field, their version under {@link #VERSION} included; empty when none were ever written.
+     */
+    default CompletionStage<Map<String, String>> readShared(String key) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
+    }
+
+    /** The version of the settings under {@code key}: it changes with every write; empty when none were ever written. */
+    default CompletionStage<String> sharedVersion(String key) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
+    }
+
+    /** Sets one shared setting ({@code value} null: removes it), then moves the version on. Kept without expiry. */
+    default CompletionStage<Void> writeShared(String key, String field, String value) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
+    }
+
+    /** The field holding the version of shared settings. */
+    String VERSION = "#version";
 
     /** A short description for logs (never with credentials). */
     String describe();

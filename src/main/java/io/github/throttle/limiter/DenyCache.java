@@ -106,6 +106,11 @@ final class DenyCache {
         }
     }
 
+    /** Forgets every denial. */
+    void clear() {
+        entries.clear();
+    }
+
     /** Forgets every denial of a call that touched a key starting with {@code head} (a bucket). */
     void forgetBucket(String head) {
         entries.values().removeIf(e -> {

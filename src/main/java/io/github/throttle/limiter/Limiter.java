@@ -37,6 +37,7 @@ public final class Limiter implements AutoCloseable {
     private final Targets targets;
     private final Plans plans;
     private final DenyCache denyCache;
+    private final Assignments assignments;
     private final String probeKey;
     /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
     private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
@@ -49,6 +50,8 @@ public final class Limiter implements AutoCloseable {
         this.targets = targets;
         this.plans = targets.plans();
         this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
+        this.assignments = new Assignments(decider.store(), codec.sharedKey("assignments"), settings.keyHeader(), clock,
+                plans::known, denyCache::clear, settings.redisTimeout());
         this.probeKey = codec.key(codec.bucketHead("throttle-readiness"), "probe");
     }
 
@@ -84,7 +87,8 @@ public final class Limiter implements AutoCloseable {
      */
     public CompletionStage<Verdict> decide(Target target, Caller caller) {
         boolean report = target.report();
-        String plan = plans.of(caller);
+        String assigned = assignments.match(caller);
+        String plan = assigned != null ? assigned : plans.of(caller);
         if (PlanLists.BLOCKED.equals(plan)) {
             target.countBlocked();
             CallResult result = report ? CallResult.WOULD_DENY : CallResult.BLOCKED;
@@ -200,8 +204,24 @@ public final class Limiter implements AutoCloseable {
         return decider.store().reset(key);
     }
 
+    /** As {@link io.github.throttle.ThrottleAdmin#assign}. */
+    public void assign(String identity, String plan, java.time.Duration duration) {
+        assignments.assign(identity, plan, duration);
+    }
+
+    /** As {@link io.github.throttle.ThrottleAdmin#unassign}. */
+    public void unassign(String identity) {
+        assignments.unassign(identity);
+    }
+
+    /** As {@link io.github.throttle.ThrottleAdmin#assignments}. */
+    public Map<String, io.github.throttle.ThrottleAdmin.Assignment> assignments() {
+        return assignments.live();
+    }
+
     @Override
     public void close() {
+        assignments.close();
         decider.store().close();
     }
 }

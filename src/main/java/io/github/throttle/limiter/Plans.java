@@ -48,10 +48,15 @@ final class Plans {
             return listed;
         }
         String named = bean.get().plan(caller).orElse(null);
-        if (named == null || !(named.equals(PlanLists.BLOCKED) || named.equals(PlanLists.UNLIMITED) || declared.contains(named))) {
+        if (named == null || !known(named)) {
             return null;
         }
         return named;
+    }
+
+    /** Whether {@code plan} is reserved or named by an annotation: a plan callers can be put on. */
+    boolean known(String plan) {
+        return plan.equals(PlanLists.BLOCKED) || plan.equals(PlanLists.UNLIMITED) || declared.contains(plan);
     }
 
     /** Whether some calls may be refused as {@code blocked}: a list names blocked callers, or a bean decides plans. */

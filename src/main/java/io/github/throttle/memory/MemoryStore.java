@@ -6,6 +6,8 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 
 import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +24,8 @@ public final class MemoryStore implements Store {
     private final InstantSource clock;
     private final long expirySlackMillis;
     private final ConcurrentHashMap<String, IdentityCounts> identities = new ConcurrentHashMap<>();
+    /** Settings shared under a key (this instance's alone): field to value. Guarded by itself. */
+    private final Map<String, Map<String, String>> shared = new HashMap<>();
     private final StripedLocks locks = new StripedLocks();
     private final Sweeper sweeper;
 
@@ -271,6 +275,34 @@ public final class MemoryStore implements Store {
     @Override
     public String describe() {
         return "embedded in-memory store";
+    }
+
+    @Override
+    public CompletionStage<Map<String, String>> readShared(String key) {
+        synchronized (shared) {
+            return CompletableFuture.completedFuture(Map.copyOf(shared.getOrDefault(key, Map.of())));
+        }
+    }
+
+    @Override
+    public CompletionStage<String> sharedVersion(String key) {
+        synchronized (shared) {
+            return CompletableFuture.completedFuture(shared.getOrDefault(key, Map.of()).getOrDefault(VERSION, ""));
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> writeShared(String key, String field, String value) {
+        synchronized (shared) {
+            Map<String, String> fields = shared.computeIfAbsent(key, k -> new HashMap<>());
+            if (value == null) {
+                fields.remove(field);
+            } else {
+                fields.put(field, value);
+            }
+            fields.merge(VERSION, "1", (was, one) -> Long.toString(Long.parseLong(was) + 1));
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override

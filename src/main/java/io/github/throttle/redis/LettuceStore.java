@@ -3,9 +3,12 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Store;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,7 +31,30 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
     abstract AbstractRedisClient client();
 
     /** Opens the connection; called on first use, and again only if opening failed. */
-    abstract java.util.concurrent.CompletionStage<C> connect();
+    abstract CompletionStage<C> connect();
+
+    /** The hash commands of the connection (in a cluster: routed by key). */
+    abstract RedisHashAsyncCommands<String, String> hashes(C connection);
+
+    @Override
+    public final CompletionStage<Map<String, String>> readShared(String key) {
+        return connection.get().thenCompose(c -> hashes(c).hgetall(key));
+    }
+
+    @Override
+    public final CompletionStage<String> sharedVersion(String key) {
+        return connection.get().thenCompose(c -> hashes(c).hget(key, VERSION)).thenApply(v -> v == null ? "" : v);
+    }
+
+    /** The field first, then the version: whoever reads the new version reads the new field too. */
+    @Override
+    public final CompletionStage<Void> writeShared(String key, String field, String value) {
+        return connection.get().thenCompose(c -> {
+            RedisHashAsyncCommands<String, String> h = hashes(c);
+            CompletionStage<?> written = value == null ? h.hdel(key, field) : h.hset(key, field, value);
+            return written.thenCompose(x -> h.hincrby(key, VERSION, 1));
+        }).thenApply(v -> null);
+    }
 
     @Override
     public final String describe(Throwable failure) {

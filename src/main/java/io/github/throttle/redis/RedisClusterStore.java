@@ -4,6 +4,7 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -225,6 +226,11 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     public CompletionStage<Void> reset(String... keys) {
         // the cluster API splits a multi-key DEL by slot
         return connection.get().thenCompose(c -> c.async().del(keys)).thenApply(n -> null);
+    }
+
+    @Override
+    RedisHashAsyncCommands<String, String> hashes(StatefulRedisClusterConnection<String, String> connection) {
+        return connection.async();
     }
 
     @Override

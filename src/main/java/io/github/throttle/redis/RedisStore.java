@@ -4,6 +4,7 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 
@@ -68,6 +69,11 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
     @Override
     public CompletionStage<Void> reset(String... keys) {
         return connection.get().thenCompose(c -> c.async().del(keys)).thenApply(n -> null);
+    }
+
+    @Override
+    RedisHashAsyncCommands<String, String> hashes(StatefulRedisConnection<String, String> connection) {
+        return connection.async();
     }
 
     @Override

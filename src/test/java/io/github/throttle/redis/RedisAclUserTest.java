@@ -85,4 +85,17 @@ class RedisAclUserTest extends StoreContract {
         assertEquals(2, call(SIX_PM + 2, key, limit).remaining());
         store.prepare().toCompletableFuture().join();
     }
+
+    /** What assignments made while running need: read the version, read them all, write one. */
+    @Test
+    void sharedSettingsWorkAsTheUser() {
+        String key = new io.github.throttle.engine.KeyCodec("throttle").sharedKey("assignments");
+        assertEquals("", store.sharedVersion(key).toCompletableFuture().join());
+        store.writeShared(key, "key:acme", "blocked|").toCompletableFuture().join();
+        store.writeShared(key, "key:other", "pro|").toCompletableFuture().join();
+        store.writeShared(key, "key:other", null).toCompletableFuture().join();
+        assertEquals("3", store.sharedVersion(key).toCompletableFuture().join());
+        assertEquals(java.util.Map.of("key:acme", "blocked|", Store.VERSION, "3"), store.readShared(key).toCompletableFuture().join());
+        assertEquals(-1, admin.sync().ttl(key), "kept without expiry");
+    }
 }

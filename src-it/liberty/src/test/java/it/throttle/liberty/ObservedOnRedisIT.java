@@ -1,10 +1,8 @@
 package it.throttle.liberty;
 
-import it.throttle.scenarios.CountsInRedis;
 import it.throttle.scenarios.MetricsAndHealthScenarios;
 import it.throttle.scenarios.Observability;
-import it.throttle.scenarios.StoreFailureScenarios;
-import it.throttle.scenarios.StoreOutage;
+import it.throttle.scenarios.OnRedisAllowing;
 import io.github.throttle.testing.RedisProcess;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code throttle.calls} and the store timer at {@code /metrics}, the readiness check {@code throttle} at
  * {@code /health/ready}, and what both show while Redis is dead.
  */
-class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenarios, StoreFailureScenarios, CountsInRedis {
+class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenarios, OnRedisAllowing {
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -87,12 +85,6 @@ class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenario
     @Override
     public String storeKind() {
         return "redis";
-    }
-
-    /** The default {@code throttle.on-store-failure=allow}: while Redis is dead, calls pass uncounted. */
-    @Override
-    public StoreOutage storeOutage() {
-        return new StoreOutage(observed(), port(), redis, false);
     }
 
     @Override

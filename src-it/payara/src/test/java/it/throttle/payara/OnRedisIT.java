@@ -1,9 +1,7 @@
 package it.throttle.payara;
 
-import it.throttle.scenarios.CountsInRedis;
 import it.throttle.scenarios.Observability;
-import it.throttle.scenarios.StoreFailureScenarios;
-import it.throttle.scenarios.StoreOutage;
+import it.throttle.scenarios.OnRedisAllowing;
 import io.github.throttle.testing.RedisProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import java.util.Map;
 
 /** The scenarios on Payara Micro counting in a real Redis, configured by the THROTTLE_REDIS_URI environment variable. */
-class OnRedisIT extends PayaraScenarios implements StoreFailureScenarios, CountsInRedis {
+class OnRedisIT extends PayaraScenarios implements OnRedisAllowing {
 
     private static RedisProcess redis;
     private static PayaraMicro payara;
@@ -40,12 +38,6 @@ class OnRedisIT extends PayaraScenarios implements StoreFailureScenarios, Counts
     @Override
     protected String expectedStore() {
         return "Redis at " + redis.uri() + "/0";
-    }
-
-    /** The default {@code throttle.on-store-failure=allow}: while Redis is dead, calls pass uncounted. */
-    @Override
-    public StoreOutage storeOutage() {
-        return new StoreOutage(observed(), port(), redis, false);
     }
 
     @Override

@@ -1,0 +1,162 @@
+package io.github.throttle.limiter;
+
+import io.github.throttle.Caller;
+import io.github.throttle.Throttle;
+import io.github.throttle.ThrottleAdmin;
+import io.github.throttle.ThrottleKey;
+import io.github.throttle.boot.Bootstrap;
+import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.engine.Store;
+import io.github.throttle.memory.MemoryStore;
+import io.github.throttle.metrics.Meters;
+import io.github.throttle.redis.RedisStores;
+import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.RedisProcess;
+import io.github.throttle.testing.TestCaller;
+import io.github.throttle.testing.TestConfig;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Identities put on a plan while running: what a call gets, until when, on every instance sharing a store. */
+class AssignmentsTest {
+
+    static class Api {
+        @Throttle(limit = 2, duration = 60, key = ThrottleKey.ApiKey.class)
+        @Throttle(limit = 100, duration = 60, key = ThrottleKey.ApiKey.class, plan = "pro")
+        public void search() { }
+    }
+
+    private static Limiter limiter(Store store, InstantSource clock) {
+        Config c = TestConfig.of();
+        Limiter l = Bootstrap.assemble(ThrottleSettings.read(c), c, store, clock, ValidationTest::construct, m -> false,
+                Meters.NONE, Optional.empty());
+        l.target(Api.class, search());
+        return l;
+    }
+
+    private static java.lang.reflect.Method search() {
+        try {
+            return Api.class.getDeclaredMethod("search");
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Verdict call(Limiter l, Caller caller) {
+        return l.decide(l.target(Api.class, search()), caller).toCompletableFuture().join();
+    }
+
+    private static TestCaller key(String key) {
+        return new TestCaller("192.0.2.1", null, Map.of("X-API-Key", key));
+    }
+
+    @Test
+    void anAssignmentPutsACallerOnItsPlanUntilItEndsByTheClock() {
+        MutableClock clock = new MutableClock(1_790_000_000_000L);
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            l.assign("key:acme", "blocked", Duration.ofSeconds(2));
+            assertTrue(call(l, key("acme")).decision().isBlocked());
+            assertFalse(call(l, key("globex")).decision().isBlocked(), "another key");
+            assertEquals(Map.of("key:acme", new ThrottleAdmin.Assignment("blocked", clock.instant().plusSeconds(2))), l.assignments());
+
+            clock.advanceMillis(2000);
+            assertFalse(call(l, key("acme")).decision().isBlocked(), "the assignment ended");
+            assertEquals(Map.of(), l.assignments());
+
+            l.assign("key:acme", "pro", null);
+            for (int i = 0; i < 5; i++) {
+                assertTrue(call(l, key("acme")).decision().allowed(), "pro allows 100");
+            }
+            assertEquals(Optional.of("pro"), call(l, key("acme")).decision().plan());
+            l.unassign("key:acme");
+            assertFalse(call(l, key("acme")).decision().allowed(), "back on the default: 2 a minute, 6 counted");
+        }
+    }
+
+    @Test
+    void blockedWinsOverUnlimitedAndPlansWhenSeveralAssignmentsMatch() {
+        MutableClock clock = new MutableClock(1_790_000_000_000L);
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            l.assign("ip:192.0.2.0/24", "unlimited", null);
+            l.assign("key:acme", "pro", null);
+            assertEquals(CallResult.UNLIMITED, call(l, key("acme")).result(), "unlimited before a plan");
+            l.assign("user:ann", "blocked", null);
+            assertTrue(call(l, new TestCaller("192.0.2.1", "ann", Map.of("X-API-Key", "acme"))).decision().isBlocked());
+        }
+    }
+
+    @Test
+    void aBadAssignmentIsRefusedNamingWhatIsWrongAndChangesNothing() {
+        MutableClock clock = new MutableClock(1_790_000_000_000L);
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("acme", "blocked", null)).getMessage().contains("identity 'acme'"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("ip:10.0.0.0/33", "blocked", null)).getMessage().contains("ip:10.0.0.0/33"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("key:acme", "gold", null)).getMessage().contains("plan 'gold'"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("key:acme", "pro", Duration.ZERO)).getMessage().contains("duration"));
+            assertEquals(Map.of(), l.assignments());
+        }
+    }
+
+    /** Only a real fault makes this wait long: the product applies a change within a second. */
+    private static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, what + " not within 30 s");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    @Test
+    void anAssignmentMadeOnOneInstanceIsAppliedByAnotherAndByAnInstanceStartedLater() {
+        try (RedisProcess redis = RedisProcess.start()) {
+            InstantSource clock = InstantSource.system();
+            try (Limiter a = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock);
+                 Limiter b = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock)) {
+                // b denies k after two calls (the deny cache remembers it), then k is put on plan pro through a
+                assertTrue(call(b, key("k")).decision().allowed());
+                assertTrue(call(b, key("k")).decision().allowed());
+                assertFalse(call(b, key("k")).decision().allowed());
+                a.assign("key:k", "pro", null);
+                await("b applies the assignment", () -> call(b, key("k")).decision().allowed());
+                assertEquals(Optional.of("pro"), call(b, key("k")).decision().plan());
+
+                a.assign("key:abuser", "blocked", Duration.ofHours(1));
+                await("b blocks", () -> call(b, key("abuser")).decision().isBlocked());
+                try (Limiter later = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock)) {
+                    assertTrue(call(later, key("abuser")).decision().isBlocked(), "a new instance starts with the assignments");
+                    assertEquals(a.assignments(), later.assignments());
+                }
+                b.unassign("key:abuser");
+                await("a lifts the block", () -> !call(a, key("abuser")).decision().isBlocked());
+            }
+        }
+    }
+
+    @Test
+    void whileTheStoreFailsTheLastKnownAssignmentsStayInForce() {
+        RedisProcess redis = RedisProcess.start();
+        try (Limiter l = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), InstantSource.system())) {
+            l.assign("key:abuser", "blocked", null);
+            redis.kill();
+            assertTrue(call(l, key("abuser")).decision().isBlocked());
+            String why = assertThrows(IllegalStateException.class, () -> l.assign("key:other", "blocked", null)).getMessage();
+            assertTrue(why.contains("could not keep the assignment of key:other"), why);
+            assertTrue(call(l, key("abuser")).decision().isBlocked(), "still blocked after the failed write");
+        } finally {
+            redis.close();
+        }
+    }
+}
