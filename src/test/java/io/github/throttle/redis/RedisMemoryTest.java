@@ -117,7 +117,9 @@ class RedisMemoryTest {
             int counted = 0;
             Decision d = decider.decide(call("throttle:oom:" + counted), LIMITS);
             while (!d.isUnmetered() && counted < 100_000) {
-                assertTrue(d.allowed());
+                int n = counted;
+                Decision fresh = d;
+                assertTrue(fresh.allowed(), () -> "a fresh identity (" + n + ") is allowed: " + fresh);
                 d = decider.decide(call("throttle:oom:" + (++counted)), LIMITS);
             }
             assertTrue(d.isUnmetered() && !d.allowed(), "full after " + counted + " identities: the call is denied (deny)");

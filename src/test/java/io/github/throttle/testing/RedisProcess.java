@@ -232,14 +232,20 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    /** Whether the server answers PING within 30 s: a loaded machine may take seconds, only a fault takes that long. */
+    /**
+     * Whether this server is up within 30 s (a loaded machine may take seconds, only a fault takes that long): its
+     * own log says it listens, and the port answers PING. The log comes first: when another build's server holds
+     * the port, that one would answer PING while this one fails to bind and exits.
+     */
     private boolean awaitReady(Process proc, int p) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!proc.isAlive()) {
                 return false;
             }
-            if (ping(p)) {
+            String log = log();
+            boolean listening = log.contains("Ready to accept connections") || log.contains("Sentinel ID is");
+            if (listening && proc.isAlive() && ping(p)) {
                 return true;
             }
             try {
