@@ -117,6 +117,13 @@ public class InFlightResource {
         return "started " + id;
     }
 
+    /** Whether call {@code id} has started working, answered at once. */
+    @GET
+    @Path("/has-started")
+    public String hasStarted(@QueryParam("id") String id) {
+        return Boolean.toString(latch(STARTED, id).getCount() == 0);
+    }
+
     private static void working(String id) throws InterruptedException {
         latch(STARTED, id).countDown();
         if (!latch(FINISH, id).await(60, TimeUnit.SECONDS)) {

@@ -45,6 +45,35 @@ public abstract class InFlightScenarios extends ClientScenarios {
         me().post("/it/in-flight/finish?id=" + id).then().statusCode(200);
     }
 
+    /** A call let in, working until finished: its id and its answer to come. */
+    private record Held(String id, CompletableFuture<HttpResponse<String>> answer) {
+    }
+
+    /**
+     * Starts a call on {@code path} that holds its seat until finished, once a seat is free. A seat given back at
+     * the end of a call comes back just after its caller has read the answer (the store is told once the
+     * answer is written), so a call sent at once may still be refused: refused calls are sent again, each under
+     * an id of its own, until one is let in (at most 30 s: only a seat never given back takes that long).
+     */
+    private Held startOnceASeatIsFree(String path, String name) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int n = 0; ; n++) {
+            String id = id(name + "-" + n);
+            CompletableFuture<HttpResponse<String>> call = start(path + "?id=" + id);
+            while (true) {
+                assertTrue(System.nanoTime() < deadline, "no seat came back within 30 s for " + path);
+                if (call.isDone()) {
+                    assertEquals(429, call.get().statusCode(), "a call that is not let in is refused");
+                    break;
+                }
+                if (me().get("/it/in-flight/has-started?id=" + id).then().statusCode(200).extract().asString().equals("true")) {
+                    return new Held(id, call);
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+    }
+
     /** Retry-After: when the lease (10 minutes) of a call that started a moment ago ends. */
     private static void untilTheSoonestLeaseEnds(String retryAfter) {
         int seconds = Integer.parseInt(retryAfter);
@@ -70,26 +99,20 @@ public abstract class InFlightScenarios extends ClientScenarios {
         assertEquals(200, done.statusCode());
         assertEquals("worked " + a, done.body());
         assertEquals(POLICY, done.headers().firstValue("RateLimit-Policy").orElseThrow());
-        String d = id("d");
-        CompletableFuture<HttpResponse<String>> fourth = start("/it/in-flight/work?id=" + d);
-        started(d);
+        Held fourth = startOnceASeatIsFree("/it/in-flight/work", "d");
         me().get("/it/in-flight/work?id=" + id("e")).then().statusCode(429);
 
         finish(b);
-        finish(d);
+        finish(fourth.id());
         assertEquals(200, second.get(60, TimeUnit.SECONDS).statusCode());
-        assertEquals(200, fourth.get(60, TimeUnit.SECONDS).statusCode());
-        // every seat is back: two calls work at once again
-        String f = id("f");
-        String g = id("g");
-        CompletableFuture<HttpResponse<String>> sixth = start("/it/in-flight/work?id=" + f);
-        CompletableFuture<HttpResponse<String>> seventh = start("/it/in-flight/work?id=" + g);
-        started(f);
-        started(g);
-        finish(f);
-        finish(g);
-        assertEquals(200, sixth.get(60, TimeUnit.SECONDS).statusCode());
-        assertEquals(200, seventh.get(60, TimeUnit.SECONDS).statusCode());
+        assertEquals(200, fourth.answer().get(60, TimeUnit.SECONDS).statusCode());
+        // every seat comes back: two calls work at once again
+        Held sixth = startOnceASeatIsFree("/it/in-flight/work", "f");
+        Held seventh = startOnceASeatIsFree("/it/in-flight/work", "g");
+        finish(sixth.id());
+        finish(seventh.id());
+        assertEquals(200, sixth.answer().get(60, TimeUnit.SECONDS).statusCode());
+        assertEquals(200, seventh.answer().get(60, TimeUnit.SECONDS).statusCode());
     }
 
     @Test
@@ -103,11 +126,9 @@ public abstract class InFlightScenarios extends ClientScenarios {
         HttpResponse<String> whole = streaming.get(60, TimeUnit.SECONDS);
         assertEquals(200, whole.statusCode());
         assertEquals("first part\nlast part\n", whole.body());
-        String s3 = id("s3");
-        CompletableFuture<HttpResponse<String>> next = start("/it/in-flight/stream?id=" + s3);
-        started(s3);
-        finish(s3);
-        assertEquals(200, next.get(60, TimeUnit.SECONDS).statusCode());
+        Held next = startOnceASeatIsFree("/it/in-flight/stream", "s3");
+        finish(next.id());
+        assertEquals(200, next.answer().get(60, TimeUnit.SECONDS).statusCode());
     }
 
     @Test
@@ -121,17 +142,33 @@ public abstract class InFlightScenarios extends ClientScenarios {
         HttpResponse<String> answered = pending.get(60, TimeUnit.SECONDS);
         assertEquals(200, answered.statusCode());
         assertEquals("worked later " + l1, answered.body());
-        String l3 = id("l3");
-        CompletableFuture<HttpResponse<String>> next = start("/it/in-flight/later?id=" + l3);
-        started(l3);
-        finish(l3);
-        assertEquals(200, next.get(60, TimeUnit.SECONDS).statusCode());
+        Held next = startOnceASeatIsFree("/it/in-flight/later", "l3");
+        finish(next.id());
+        assertEquals(200, next.answer().get(60, TimeUnit.SECONDS).statusCode());
     }
 
     @Test
-    public void aCallWhoseExceptionAMapperAnswersGivesItsSeatBack() {
+    public void aCallWhoseExceptionAMapperAnswersGivesItsSeatBack() throws Exception {
         for (int i = 0; i < 3; i++) {
-            me().get("/it/in-flight/refuse").then().statusCode(409).body(equalTo("not today"));
+            answeredOnceASeatIsFree("/it/in-flight/refuse", 409).then().body(equalTo("not today"));
+        }
+    }
+
+    /**
+     * Calls {@code path} until it answers {@code status}: the seat of the call before comes back just after its
+     * caller has read the answer, so a refusal (429) meanwhile is sent again (at most 30 s: only a seat never
+     * given back takes that long; the lease is 10 minutes).
+     */
+    protected io.restassured.response.Response answeredOnceASeatIsFree(String path, int status) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            io.restassured.response.Response r = me().get(path);
+            if (r.statusCode() != 429) {
+                assertEquals(status, r.statusCode(), r.asString());
+                return r;
+            }
+            assertTrue(System.nanoTime() < deadline, "no seat came back within 30 s for " + path);
+            TimeUnit.MILLISECONDS.sleep(20);
         }
     }
 }
