@@ -6,7 +6,6 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,8 +23,7 @@ public final class MemoryStore implements Store {
     private final InstantSource clock;
     private final long expirySlackMillis;
     private final ConcurrentHashMap<String, IdentityCounts> identities = new ConcurrentHashMap<>();
-    /** Settings shared under a key (this instance's alone): field to value. Guarded by itself. */
-    private final Map<String, Map<String, String>> shared = new HashMap<>();
+    private final SharedSettings shared = new SharedSettings();
     private final StripedLocks locks = new StripedLocks();
     private final Sweeper sweeper;
 
@@ -279,29 +277,17 @@ public final class MemoryStore implements Store {
 
     @Override
     public CompletionStage<Map<String, String>> readShared(String key) {
-        synchronized (shared) {
-            return CompletableFuture.completedFuture(Map.copyOf(shared.getOrDefault(key, Map.of())));
-        }
+        return CompletableFuture.completedFuture(shared.read(key));
     }
 
     @Override
     public CompletionStage<String> sharedVersion(String key) {
-        synchronized (shared) {
-            return CompletableFuture.completedFuture(shared.getOrDefault(key, Map.of()).getOrDefault(VERSION, ""));
-        }
+        return CompletableFuture.completedFuture(shared.version(key));
     }
 
     @Override
     public CompletionStage<Void> writeShared(String key, String field, String value) {
-        synchronized (shared) {
-            Map<String, String> fields = shared.computeIfAbsent(key, k -> new HashMap<>());
-            if (value == null) {
-                fields.remove(field);
-            } else {
-                fields.put(field, value);
-            }
-            fields.merge(VERSION, "1", (was, one) -> Long.toString(Long.parseLong(was) + 1));
-        }
+        shared.write(key, field, value);
         return CompletableFuture.completedFuture(null);
     }
 
