@@ -17,6 +17,7 @@ public final class StoreCall {
 
     private final long nowMillis;
     private final boolean record;
+    private final long maxWaitMillis;
     private final String[] keys;
     /** Pairs of key {@code i} are {@code [firstPair[i], firstPair[i + 1])}. */
     private final int[] firstPair;
@@ -25,9 +26,10 @@ public final class StoreCall {
     private record Pair(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
     }
 
-    private StoreCall(long nowMillis, boolean record, List<Pair> added) {
+    private StoreCall(long nowMillis, boolean record, long maxWaitMillis, List<Pair> added) {
         this.nowMillis = nowMillis;
         this.record = record;
+        this.maxWaitMillis = maxWaitMillis;
         List<String> keyOrder = new ArrayList<>();
         for (Pair p : added) {
             if (!keyOrder.contains(p.key())) {
@@ -65,6 +67,14 @@ public final class StoreCall {
     /** Whether an allowed call is recorded ({@code false}: only report usage). */
     public boolean record() {
         return record;
+    }
+
+    /**
+     * The longest the call may wait, in milliseconds: a recorded call that does not fit now but fits within
+     * that wait is reserved at the earliest time it fits (0: it never waits).
+     */
+    public long maxWaitMillis() {
+        return maxWaitMillis;
     }
 
     public int keyCount() {
@@ -167,7 +177,7 @@ public final class StoreCall {
 
     /** This call with each pair's limit mapped by {@code f} (the same window): the keys, weights and order kept. */
     public StoreCall withLimits(java.util.function.UnaryOperator<Limit> f) {
-        Builder b = builder(nowMillis, record);
+        Builder b = builder(nowMillis, record).maxWait(maxWaitMillis);
         for (Pair x : pairs) {
             b.add(x.key(), f.apply(x.limit()), x.weight(), x.limitIndex(), x.returnable());
         }
@@ -179,10 +189,20 @@ public final class StoreCall {
         private final long nowMillis;
         private final boolean record;
         private final List<Pair> pairs = new ArrayList<>(4);
+        private long maxWaitMillis;
 
         private Builder(long nowMillis, boolean record) {
             this.nowMillis = nowMillis;
             this.record = record;
+        }
+
+        /** The longest the call may wait, in milliseconds (0, the default: it never waits). */
+        public Builder maxWait(long millis) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("a wait is never negative: " + millis);
+            }
+            this.maxWaitMillis = millis;
+            return this;
         }
 
         /**
@@ -218,7 +238,7 @@ public final class StoreCall {
             if (pairs.isEmpty()) {
                 throw new IllegalStateException("a store call needs at least one limit");
             }
-            return new StoreCall(nowMillis, record, pairs);
+            return new StoreCall(nowMillis, record, maxWaitMillis, pairs);
         }
     }
 }

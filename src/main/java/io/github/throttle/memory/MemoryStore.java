@@ -6,6 +6,8 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -71,6 +73,12 @@ public final class MemoryStore implements Store {
         long used;              // weight counted in the window
         int leaving;            // older sub-buckets that have left the window
         long oldest;            // oldest sub-bucket still in the window
+        WindowCounts window;    // the window's counts, whatever they hold; null when it has none
+        Reservations all;       // with reservations: every sub-bucket's weight, reserved included; else null
+        Reservations reserved;  // with reservations: the reserved sub-buckets still in a window
+        long peak;              // weight in the fullest window holding the call's sub-bucket
+        Reservations waited;    // of a call that may wait and was denied now: every sub-bucket's weight
+        long reservedIn = -1;   // the sub-bucket the call was reserved in, or -1
     }
 
     private StoreReply decideLocked(StoreCall call, long now) {
@@ -84,7 +92,15 @@ public final class MemoryStore implements Store {
                 Limit l = call.limit(p);
                 seen[p] = l.inFlight() ? lookSeats(identity == null ? null : identity.seats(l), l, now)
                         : look(identity == null ? null : identity.find(l), l, now);
-                allowed &= seen[p].used + call.weight(p) <= l.limit();
+                allowed &= seen[p].peak + call.weight(p) <= l.limit();
+            }
+        }
+        long delay = 0;
+        if (!allowed && call.record() && call.maxWaitMillis() > 0 && !call.inFlight()) {
+            long t0 = reservation(call, seen, now);
+            if (t0 >= 0) {
+                allowed = true;
+                delay = t0 - now;
             }
         }
         if (allowed && call.record()) {
@@ -98,7 +114,9 @@ public final class MemoryStore implements Store {
             Pair s = seen[p];
             long need = s.used + call.weight(p) - l.limit();
             figures[p * 3] = Math.max(0, l.limit() - s.used);
-            if (l.inFlight()) {
+            if (s.all != null || s.reservedIn >= 0) {
+                reservedFigures(figures, p, call, l, s, allowed, now);
+            } else if (l.inFlight()) {
                 seatFigures(figures, p, l, s, need, !allowed);
             } else if (!allowed && need > s.used) {
                 // heavier than the limit itself (only under scaled local limits: callers refuse such calls before):
@@ -115,11 +133,91 @@ public final class MemoryStore implements Store {
         if (allowed && call.returnable()) {
             long[] subBuckets = new long[pairs];
             for (int p = 0; p < pairs; p++) {
-                subBuckets[p] = seen[p].subBucket;
+                subBuckets[p] = seen[p].reservedIn >= 0 ? -1 - seen[p].reservedIn : seen[p].subBucket;
             }
-            return new StoreReply(true, figures, subBuckets);
+            return new StoreReply(true, figures, subBuckets, delay);
         }
-        return new StoreReply(allowed, figures);
+        return new StoreReply(allowed, figures, null, delay);
+    }
+
+    /**
+     * Reserves a call that does not fit now at the earliest time {@code t0 <= now + maxWait} at which every window
+     * allows it, not before any window's latest reservation: in each window, in the sub-bucket of {@code t0}
+     * when that is later than the call's own (the other windows record it as usual). Returns {@code t0}, or -1
+     * when it does not fit within its wait.
+     */
+    private long reservation(StoreCall call, Pair[] seen, long now) {
+        List<Reservations.Window> windows = new ArrayList<>(seen.length);
+        long from = now;
+        for (int p = 0; p < seen.length; p++) {
+            Limit l = call.limit(p);
+            Pair s = seen[p];
+            if (s.window != null && s.window.marked()) {
+                from = Math.max(from, s.window.lastReserved());
+            }
+            if (s.all != null) {
+                s.waited = s.all;
+            } else {
+                s.waited = s.counts != null && s.used > 0 ? s.counts.blocksFrom(s.leaving) : Reservations.NONE;
+            }
+            windows.add(new Reservations.Window(s.waited, l.precisionMillis(), l.subBuckets(), l.limit(), call.weight(p), s.subBucket));
+        }
+        long t0 = from <= now + call.maxWaitMillis() ? Reservations.earliest(windows, from, now + call.maxWaitMillis()) : -1;
+        if (t0 < 0) {
+            return -1;
+        }
+        for (int p = 0; p < seen.length; p++) {
+            Reservations.Window v = windows.get(p);
+            long rec = v.recordedAt(t0);
+            if (rec > v.base()) {
+                Limit l = call.limit(p);
+                Pair s = seen[p];
+                IdentityCounts identity = identities.computeIfAbsent(call.key(keyOf(call, p)), key -> new IdentityCounts());
+                WindowCounts counts = s.window != null ? s.window : identity.findOrAdd(l);
+                long last = counts.marked() ? Math.max(counts.lastReserved(), t0) : t0;
+                Reservations kept = s.reserved != null ? s.reserved : Reservations.NONE;
+                counts.reserve(kept.merge(new Reservations(new long[] {rec}, new long[] {call.weight(p)})), last);
+                identity.expiresAt = Math.max(identity.expiresAt, l.leavesAt(rec) + expirySlackMillis);
+                s.reservedIn = rec;
+            }
+        }
+        return t0;
+    }
+
+    private static int keyOf(StoreCall call, int pair) {
+        int k = 0;
+        while (call.firstPair(k + 1) <= pair) {
+            k++;
+        }
+        return k;
+    }
+
+    /** The figures of a window holding reservations, or of a call reserved, as the script's rules give them. */
+    private static void reservedFigures(long[] figures, int p, StoreCall call, Limit l, Pair s, boolean allowed, long now) {
+        long w = call.weight(p);
+        long k = l.subBuckets();
+        if (s.reservedIn >= 0) {
+            long oldest = s.waited.isEmpty() ? s.reservedIn : Math.min(s.waited.oldest(), s.reservedIn);
+            figures[p * 3] = Math.max(0, l.limit() - s.waited.peak(k, s.reservedIn) - w);
+            figures[p * 3 + 1] = l.leavesAt(oldest) - now;
+        } else if (allowed && call.record()) {
+            long oldest = w > 0 ? Math.min(s.all.oldest(), s.subBucket) : s.all.oldest();
+            figures[p * 3] = Math.max(0, l.limit() - s.peak - w);
+            figures[p * 3 + 1] = l.leavesAt(oldest) - s.at;
+        } else if (allowed || s.peak + w <= l.limit()) {
+            figures[p * 3] = Math.max(0, l.limit() - s.peak);
+            figures[p * 3 + 1] = l.leavesAt(s.all.oldest()) - s.at;
+        } else {
+            figures[p * 3] = Math.max(0, l.limit() - s.peak);
+            long fits = Reservations.earliest(List.of(new Reservations.Window(s.all, l.precisionMillis(), k, l.limit(), w, s.subBucket)),
+                    s.at, Long.MAX_VALUE);
+            if (fits < 0) {
+                // heavier than the limit: a whole window after the newest weight
+                fits = l.leavesAt(Math.max(s.all.newest(), s.subBucket));
+            }
+            figures[p * 3 + 1] = fits - s.at;
+            figures[p * 3 + 2] = 1;
+        }
     }
 
     /** What the seats of an in-flight limit hold at {@code now}, without changing them. */
@@ -128,6 +226,7 @@ public final class MemoryStore implements Store {
         s.seats = seats;
         s.at = now;
         s.used = seats == null ? 0 : seats.used(now);
+        s.peak = s.used;
         return s;
     }
 
@@ -164,6 +263,16 @@ public final class MemoryStore implements Store {
                 s.oldest = counts.subBucket(s.leaving);
             }
         }
+        s.peak = s.used;
+        s.window = counts;
+        if (counts != null && counts.marked()) {
+            Reservations reserved = counts.reservedFrom(s.subBucket - l.subBuckets() + 1);
+            if (!reserved.isEmpty()) {
+                s.reserved = reserved;
+                s.all = (s.counts != null && s.used > 0 ? counts.blocksFrom(s.leaving) : Reservations.NONE).merge(reserved);
+                s.peak = s.all.peak(l.subBuckets(), s.subBucket);
+            }
+        }
         return s;
     }
 
@@ -188,12 +297,16 @@ public final class MemoryStore implements Store {
                 }
                 continue;
             }
+            if (s.reservedIn >= 0) {
+                continue;
+            }
             if (s.counts == null) {
                 s.counts = identity.findOrAdd(l);
                 s.counts.clear();
             } else {
                 s.counts.drop(s.leaving);
             }
+            s.counts.mark(s.all != null);
             started |= s.counts.record(s.subBucket, call.weight(p));
             s.used = s.counts.counted();
             s.leaving = 0;
@@ -221,7 +334,9 @@ public final class MemoryStore implements Store {
                             continue;
                         }
                         WindowCounts counts = identity.find(l);
-                        if (counts != null) {
+                        if (counts != null && subBuckets[p] < 0) {
+                            counts.giveBackReserved(-1 - subBuckets[p], call.weight(p));
+                        } else if (counts != null) {
                             counts.giveBack(subBuckets[p], call.weight(p));
                         }
                     }

@@ -18,6 +18,12 @@ final class WindowCounts {
     private int newestWeight;
     /** Older sub-buckets holding weight; null until a second sub-bucket starts. */
     private SubBucketQueue older;
+    /** Weight reserved for calls that wait, by sub-bucket, oldest first; null until a call waits. */
+    private SubBucketQueue reserved;
+    /** The time of the latest reservation. */
+    private long lastReserved;
+    /** Whether reservations are read: set by a reservation, kept by a call recorded while some count. */
+    private boolean marked;
 
     WindowCounts(Limit window) {
         this.window = window;
@@ -76,7 +82,82 @@ final class WindowCounts {
         return newest;
     }
 
-    /** Forgets everything counted. */
+    /** Whether the window's reservations are read (the script's header mark). */
+    boolean marked() {
+        return marked;
+    }
+
+    /** The time of the latest reservation (meaningful while {@link #marked()}). */
+    long lastReserved() {
+        return lastReserved;
+    }
+
+    /** Keeps or drops the mark, as a call recorded now finds reservations that count or none. */
+    void mark(boolean marked) {
+        this.marked = marked;
+    }
+
+    /** The reserved sub-buckets from {@code from} on that hold weight. */
+    Reservations reservedFrom(long from) {
+        if (reserved == null) {
+            return Reservations.NONE;
+        }
+        long[] b = new long[reserved.size()];
+        long[] w = new long[b.length];
+        int n = 0;
+        for (int i = 0; i < reserved.size(); i++) {
+            if (reserved.subBucket(i) >= from && reserved.weight(i) > 0) {
+                b[n] = reserved.subBucket(i);
+                w[n++] = reserved.weight(i);
+            }
+        }
+        return new Reservations(java.util.Arrays.copyOf(b, n), java.util.Arrays.copyOf(w, n));
+    }
+
+    /** Replaces the reservations by {@code kept} and marks the window; the latest reservation is at {@code last}. */
+    void reserve(Reservations kept, long last) {
+        if (reserved == null) {
+            reserved = new SubBucketQueue();
+        }
+        reserved.clear();
+        for (int i = 0; i < kept.blocks().length; i++) {
+            reserved.add(kept.blocks()[i], kept.weights()[i]);
+        }
+        lastReserved = last;
+        marked = true;
+    }
+
+    /** Takes up to {@code weight} back from the weight reserved in sub-bucket {@code b}, if it is still there. */
+    void giveBackReserved(long b, long weight) {
+        int i = reserved == null ? -1 : reserved.indexOf(b);
+        if (i >= 0) {
+            long left = Math.max(0, reserved.weight(i) - weight);
+            if (left == 0) {
+                reserved.remove(i);
+            } else {
+                reserved.setWeight(i, left);
+            }
+        }
+    }
+
+    /** The counted sub-buckets holding weight, from the {@code skip}-th oldest on (older ones left the window). */
+    Reservations blocksFrom(int skip) {
+        int olderKept = Math.max(0, olderCount() - skip);
+        long[] b = new long[olderKept + 1];
+        long[] w = new long[b.length];
+        int n = 0;
+        for (int i = skip; i < olderCount(); i++) {
+            b[n] = older.subBucket(i);
+            w[n++] = older.weight(i);
+        }
+        if (newestWeight > 0) {
+            b[n] = newest;
+            w[n++] = newestWeight;
+        }
+        return new Reservations(java.util.Arrays.copyOf(b, n), java.util.Arrays.copyOf(w, n));
+    }
+
+    /** Forgets everything counted (reservations are kept). */
     void clear() {
         counted = 0;
         if (older != null) {

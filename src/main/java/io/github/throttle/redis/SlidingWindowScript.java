@@ -109,6 +109,7 @@ public final class SlidingWindowScript {
             calls++;
             args.add(call.nowMillis() >= 0 ? number(call.nowMillis()) : "");
             args.add(mode);
+            args.add(number(REFUND.equals(mode) ? 0 : call.maxWaitMillis()));
             args.add(number(call.keyCount()));
             for (int k = 0; k < call.keyCount(); k++) {
                 String key = call.key(k);
@@ -159,7 +160,8 @@ public final class SlidingWindowScript {
     }
 
     /**
-     * Reads one call's reply ({@link #replyOf}): {@code {allowed, then remaining and wait per pair}} (a violated pair's wait negated),
+     * Reads one call's reply ({@link #replyOf}): {@code {allowed, then remaining and wait per pair}} (allowed: 0,
+     * 1, or 1 + the delay of a reserved call; a violated pair's wait negated),
      * followed (mode {@link #RECORD_AND_TELL_SUB_BUCKETS} only) by one sub-bucket per pair, kept in the reply
      * of an allowed call for a give-back.
      */
@@ -175,15 +177,17 @@ public final class SlidingWindowScript {
             figures[p * 3 + 1] = Math.abs(wait);
             figures[p * 3 + 2] = wait < 0 ? 1 : 0;
         }
-        boolean allowed = (Long) reply.get(0) == 1L;
+        long answer = (Long) reply.get(0);
+        boolean allowed = answer >= 1;
+        long delay = allowed ? answer - 1 : 0;
         if (!allowed || reply.size() == 1 + pairs * 2) {
-            return new StoreReply(allowed, figures);
+            return new StoreReply(allowed, figures, null, delay);
         }
         long[] subBuckets = new long[pairs];
         for (int p = 0; p < pairs; p++) {
             subBuckets[p] = (Long) reply.get(1 + pairs * 2 + p);
         }
-        return new StoreReply(true, figures, subBuckets);
+        return new StoreReply(true, figures, subBuckets, delay);
     }
 
     /** Numbers go in base 36: Redis reads them with strtoul, at half the cost of a decimal number (strtod). */

@@ -12,6 +12,8 @@ then, for each call:
   mode                       "1" = record the call when allowed; "0" = only report usage;
                              "2" = as "1", and the call's reply ends with the sub-bucket each window recorded
                              in (see Refund); "-1" = refund: take a recorded call's weight back (see Refund)
+  wait                       the longest the call may wait (ms; "0" = not at all): a recorded call denied now
+                             is reserved at the earliest time it fits within that wait (see Reservations)
   n                          number of keys of this call
   n times:
     i                        the key: KEYS[i]
@@ -24,7 +26,8 @@ then, for each call:
   (refund only) one sub-bucket per window of the call, in order (a lease id for seats)
 
 Fields of a window:
-  <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
+  <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'), followed by '+' while the window
+             holds reservations:
              n  newest sub-bucket holding weight (a double: exact up to 2^53; sub-bucket b covers [b*p, (b+1)*p))
              t  weight counted in the window
              c  weight of sub-bucket n
@@ -44,26 +47,40 @@ Seats (k = 0), the field <tag> alone: the last lease id given (a double, '<d'), 
   ending at now + p is added with id max(last + 1, now * 1000) (ids only grow, even after the field was
   dropped, so a late release never frees another call's seat). A field never holds more leases than the
   limit. Ending the call refunds the seat (see Refund).
+Reservations: weight recorded ahead of now, for calls that wait. The field <tag>+ holds the time of the latest
+  reservation (a double, '<d'), then one entry per reserved sub-bucket, oldest first, 12 bytes each ('<dI4'):
+  the sub-bucket and its weight. An entry counts in every window that holds its sub-bucket, before and after
+  its time comes, and is dropped once it left every window a call can be recorded in. While the header ends
+  in '+', a call recorded in sub-bucket b (b as above, or a reserved one) is allowed iff every window holding
+  b - those ending at b and at each later sub-bucket holding reserved weight, up to b + k - 1 - holds at most
+  limit - w (its remaining is limit minus the fullest of them). A call that may wait and is denied now is
+  reserved at the earliest time t0 (not before the window's latest reservation, so reserved times never
+  decrease, and at most its wait from now) at which it is allowed in every window of the call, in sub-bucket
+  floor(t0 / p) of each window (in the window's own sub-bucket b when that is not later); t0 is the time now,
+  the latest reservation of a window, or the end of a window holding a sub-bucket with weight. No reservation
+  is taken for a call that holds seats.
 While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
 HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
 its longest window.
 
 Reply: one reply per call of the batch, in order. A call's reply:
-  { allowed (1|0), then per key and window: remaining, wait (ms) }
+  { allowed (0 = denied; 1 = allowed now; 1 + d = reserved: allowed d ms from now), then per key and window:
+    remaining, wait (ms) }
   remaining  limit - counted weight (after recording), not below 0
   wait       negative when this window is violated: minus the least wait (>= 1) after which this call would
              fit if nothing else were recorded; otherwise the wait until the oldest counted weight leaves the
              window (0 when nothing is counted). Seats: the soonest lease end that frees enough (a whole
              lease if the leases held never free enough), else the soonest lease end held
-  mode "2" ends an allowed call's reply with one number per window: the sub-bucket it recorded in, or for
-  seats the id of the lease it took (0 for a weight of 0, which takes none)
+  mode "2" ends an allowed call's reply with one number per window: the sub-bucket it recorded in (-1 - b
+  for weight reserved in sub-bucket b), or for seats the id of the lease it took (0 for a weight of 0, which
+  takes none)
 A denied call and a report write nothing.
 
 Refund (mode "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
 Cluster, keys in several hash slots), whose weight is given back (a successful call of a target that counts
 only failures) or that ended (its seats are released). Its section as that call's (or a part of it), its now ignored, followed by one sub-bucket
 per window in order: the numbers that call's reply ended with, in base 36. Each window's weight is
-subtracted from that sub-bucket and from the window's total, so counts are exactly as if the call had never
+subtracted from that sub-bucket (a reserved one's entry) and from the window's total, so counts are exactly as if the call had never
 been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
 emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
 chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
@@ -144,11 +161,27 @@ local function refund(a, keyCount)
     end
   end
   for _, u in ipairs(undo) do
-    local b = tonumber(ARGV[a], 36)
+    local b = ARGV[a]
+    if b:sub(1, 1) == '-' then b = -tonumber(b:sub(2), 36) else b = tonumber(b, 36) end
     a = a + 1
     local key, tag, k = u.key, u.tag, u.k
     local head = redis.call('HGET', key, tag)
-    if k == 0 then
+    if k > 0 and b < 0 then
+      -- weight reserved in sub-bucket -1 - b: taken from its entry, if it is still there
+      local v = redis.call('HGET', key, tag .. '+')
+      if v and u.w > 0 then
+        local entries = { v:sub(1, 8) }
+        for y = 9, #v, 12 do
+          local eb, ew = unpack4('<dI4', v, y)
+          if eb == -1 - b then
+            ew = ew - u.w
+            if ew < 0 then ew = 0 end
+          end
+          if ew > 0 then entries[#entries + 1] = pack('<dI4', eb, ew) end
+        end
+        redis.call('HSET', key, tag .. '+', table.concat(entries))
+      end
+    elseif k == 0 then
       -- seats: b is the lease id; the field loses that lease, and goes when no lease is left
       if head then
         local kept, found = {}, false
@@ -164,13 +197,15 @@ local function refund(a, keyCount)
       end
     elseif head and u.w > 0 then
       local n, t, c, d = unpack4(HEAD, head)
+      -- the mark of a window holding reservations stays
+      local mark = head:sub(21)
       local h = n - d
       -- h <= b <= n: b is still counted (its slot is reused only after it left the window)
       if t > 0 and h <= b and b <= n then
         local w = u.w
         if b == n then
           if w > c then w = c end
-          redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d))
+          redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d) .. mark)
         elseif k <= RING then
           local r = ringOf(key, tag, k)
           local cb = slot(r, b, k)
@@ -180,7 +215,7 @@ local function refund(a, keyCount)
             if b == h then
               while h < n and slot(r, h, k) == 0 do h = h + 1 end
             end
-            local args = { tag, pack(HEAD, n, t - w, c, n - h) }
+            local args = { tag, pack(HEAD, n, t - w, c, n - h) .. mark }
             redis.call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
           end
         else
@@ -202,9 +237,9 @@ local function refund(a, keyCount)
               if cy > 0 then break end
               h = h + step
             end
-            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h))
+            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h) .. mark)
           else
-            redis.call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d))
+            redis.call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d) .. mark)
           end
         end
       end
@@ -213,11 +248,111 @@ local function refund(a, keyCount)
   return a
 end
 
+-- Reservations (see the header): the window's weight per sub-bucket, as two lists, oldest first.
+
+-- the sub-buckets from h to n of window tag holding weight (c in n), and their weights
+local function blocksOf(key, tag, k, h, n, c, ring)
+  local bs, ws = {}, {}
+  if k <= RING then
+    if h < n and not ring then ring = ringOf(key, tag, k) end
+    for y = h, n - 1 do
+      local v = slot(ring, y, k)
+      if v > 0 then bs[#bs + 1], ws[#ws + 1] = y, v end
+    end
+  else
+    local y = h
+    while y < n do
+      local v, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+      if v > 0 then bs[#bs + 1], ws[#ws + 1] = y, v end
+      y = y + step
+    end
+  end
+  if c > 0 then bs[#bs + 1], ws[#ws + 1] = n, c end
+  return bs, ws
+end
+
+-- the reservations of window tag: the latest reserved time and the entries from sub-bucket `from` on
+local function reservedOf(key, tag, from)
+  local v = redis.call('HGET', key, tag .. '+')
+  local bs, ws, last = {}, {}, 0
+  if v then
+    last = unpack4('<d', v)
+    for y = 9, #v, 12 do
+      local rb, rw = unpack4('<dI4', v, y)
+      if rb >= from and rw > 0 then bs[#bs + 1], ws[#ws + 1] = rb, rw end
+    end
+  end
+  return last, bs, ws
+end
+
+-- two lists of sub-buckets and weights merged into one, oldest first (a sub-bucket in both sums its weights)
+local function merged(b1, w1, b2, w2)
+  local bs, ws, i, j = {}, {}, 1, 1
+  while i <= #b1 or j <= #b2 do
+    local y
+    if j > #b2 or (i <= #b1 and b1[i] <= b2[j]) then y = b1[i] else y = b2[j] end
+    local v = 0
+    if i <= #b1 and b1[i] == y then v, i = v + w1[i], i + 1 end
+    if j <= #b2 and b2[j] == y then v, j = v + w2[j], j + 1 end
+    bs[#bs + 1], ws[#ws + 1] = y, v
+  end
+  return bs, ws
+end
+
+-- the fullest window of k sub-buckets holding sub-bucket b: those ending at b and at each later sub-bucket
+-- holding weight, before b + k
+local function peak(bs, ws, k, b)
+  local best = -1
+  for i = 0, #bs do
+    local e = b
+    if i > 0 then e = bs[i] end
+    if i == 0 or (e > b and e < b + k) then
+      local sum = 0
+      for j = 1, #bs do
+        if bs[j] > e - k and bs[j] <= e then sum = sum + ws[j] end
+      end
+      if sum > best then best = sum end
+    end
+  end
+  return best
+end
+
+-- the sub-bucket a call of window v would be recorded in at time t: its own, unless t's is later
+local function recordedAt(v, t)
+  local b = floor(t / v.p)
+  if b < v.b then b = v.b end
+  return b
+end
+
+-- the earliest time t, from <= t <= to, at which every window of vs allows its weight (false: none); t is
+-- from or the end of a window holding a sub-bucket with weight, the only times an answer can change
+local function earliest(vs, from, to)
+  local times = { from }
+  for _, v in ipairs(vs) do
+    for _, y in ipairs(v.bs) do
+      local t = (y + v.k) * v.p
+      if t > from and t <= to then times[#times + 1] = t end
+    end
+  end
+  table.sort(times)
+  for _, t in ipairs(times) do
+    local fits = true
+    for _, v in ipairs(vs) do
+      if peak(v.bs, v.ws, v.k, recordedAt(v, t)) + v.w > v.limit then
+        fits = false
+        break
+      end
+    end
+    if fits then return t end
+  end
+  return false
+end
+
 local serverNow = false
 
 -- Decides the call whose section's keys start at ARGV[a0] (keyCount keys) at now (nil: the server clock) in
--- mode mode; returns its reply and where the next call starts.
-local function decide(now, mode, a0, keyCount)
+-- mode mode, reserving it if it may wait maxWait ms; returns its reply and where the next call starts.
+local function decide(now, mode, maxWait, a0, keyCount)
   if not now then
     if not serverNow then
       local time = redis.call('TIME')
@@ -226,12 +361,14 @@ local function decide(now, mode, a0, keyCount)
     now = serverNow
   end
   local record = mode == '1' or mode == '2'
+  -- a call that may wait keeps what its reservation needs of each rate window; one holding seats never waits
+  local waits, seats, vs = record and maxWait > 0, false, {}
 
   -- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
   -- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
   -- t h n c b r (b = the sub-bucket of this call; h n c false when nothing is counted; r its ring if read).
   -- Tables are created at their usual size: growing them costs more than the rest of the pass.
-  local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
   local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
   local r, x = 1, 0
   -- per key: key, HSET arguments, their count, end of its newest weight before and after this call
@@ -268,6 +405,7 @@ local function decide(now, mode, a0, keyCount)
       a = a + 5
       if k == 0 then
         -- the seats of an in-flight limit (see Seats): p is the lease
+        seats = true
         local t, soonest, kept, last = 0, false, {}, 0
         local v = heads[j]
         if v then
@@ -297,8 +435,8 @@ local function decide(now, mode, a0, keyCount)
           if not soonest or e < soonest then soonest = e end
           if e > after then after = e end
         end
-        st[x + 5] = id
-        x = x + 6
+        st[x + 5], st[x + 7] = id, false
+        x = x + 7
         local remaining = limit - t - w
         if remaining < 0 then remaining = 0 end
         reply[r + 1] = remaining
@@ -345,7 +483,24 @@ local function decide(now, mode, a0, keyCount)
             end
           end
         end
-        if t + w > limit then allowed = false end
+        -- reservations (see the header): every sub-bucket's weight, reserved weight included
+        local used, all, last = t, false, 0
+        if head and #head > 20 then
+          local rb, rw
+          last, rb, rw = reservedOf(key, tag, b - k + 1)
+          if #rb > 0 then
+            local mb, mw = {}, {}
+            if t > 0 then mb, mw = blocksOf(key, tag, k, h, n, c, ring) end
+            local bs, ws = merged(mb, mw, rb, rw)
+            all = { bs = bs, ws = ws, rb = rb, rw = rw }
+            used = peak(bs, ws, k, b)
+          end
+        end
+        if used + w > limit then allowed = false end
+        if waits then
+          vs[#vs + 1] = { i = i, tag = tag, limit = limit, p = p, k = k, w = w, b = b, t = t, h = h, n = n, c = c,
+            ring = ring, all = all, last = last, head = head, o1 = o, r = r, x = x }
+        end
         -- as if recorded
         local at = b * p
         if at < now then at = now end
@@ -376,18 +531,28 @@ local function decide(now, mode, a0, keyCount)
           out[o + 2] = pack('<I4I4', c, b - n)
           o = o + 2
         end
-        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
-        x = x + 6
+        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6], st[x + 7] = t, h, n, c, b, ring, all
+        x = x + 7
         t = t + w
         out[o + 1] = tag
         out[o + 2] = pack(HEAD, b, t, c2, b - h)
+        if all then out[o + 2] = out[o + 2] .. '+' end
         o = o + 2
+        if waits then vs[#vs].o2 = o end
         local ends = (b + k) * p
         if ends > after then after = ends end
-        local remaining = limit - t
+        local remaining = limit - used - w
         if remaining < 0 then remaining = 0 end
         reply[r + 1] = remaining
-        if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
+        if all then
+          local oldest = all.bs[1]
+          if w > 0 and b < oldest then oldest = b end
+          reply[r + 2] = (oldest + k) * p - at
+        elseif t > 0 then
+          reply[r + 2] = (h + k) * p - at
+        else
+          reply[r + 2] = 0
+        end
         r = r + 2
       end
     end
@@ -396,6 +561,63 @@ local function decide(now, mode, a0, keyCount)
   end
 
   local next = a
+  if not allowed and waits and not seats then
+    -- may it wait? the earliest time every window allows it, not before any window's latest reservation
+    local from, to = now, now + maxWait
+    for _, v in ipairs(vs) do
+      if v.last > from then from = v.last end
+      if v.all then
+        v.bs, v.ws = v.all.bs, v.all.ws
+      elseif v.t > 0 then
+        v.bs, v.ws = blocksOf(pending[(v.i - 1) * 5 + 1], v.tag, v.k, v.h, v.n, v.c, v.ring)
+      else
+        v.bs, v.ws = {}, {}
+      end
+    end
+    local t0 = from <= to and earliest(vs, from, to)
+    if t0 then
+      allowed = true
+      reply[1] = 1 + t0 - now
+      -- per key: its writes, a reserved window's replaced by its reservation
+      local outs = {}
+      for _, v in ipairs(vs) do
+        local q = (v.i - 1) * 5
+        local rec = recordedAt(v, t0)
+        if rec > v.b then
+          local key, out = pending[q + 1], pending[q + 2]
+          local o = outs[v.i]
+          if not o then o = { out = {}, at = 1 } outs[v.i] = o end
+          for y = o.at, v.o1 do o.out[#o.out + 1] = out[y] end
+          o.at = v.o2 + 1
+          local rb, rw = {}, {}
+          if v.all then rb, rw = v.all.rb, v.all.rw end
+          rb, rw = merged(rb, rw, { rec }, { v.w })
+          local last = v.last
+          if t0 > last then last = t0 end
+          local entries = { pack('<d', last) }
+          for j = 1, #rb do entries[j + 1] = pack('<dI4', rb[j], rw[j]) end
+          o.out[#o.out + 1] = v.tag .. '+'
+          o.out[#o.out + 1] = table.concat(entries)
+          o.out[#o.out + 1] = v.tag
+          if v.head then o.out[#o.out + 1] = v.head:sub(1, 20) .. '+' else o.out[#o.out + 1] = pack(HEAD, 0, 0, 0, 0) .. '+' end
+          local ends = (rec + v.k) * v.p
+          if ends > pending[q + 5] then pending[q + 5] = ends end
+          local remaining = v.limit - peak(v.bs, v.ws, v.k, rec) - v.w
+          if remaining < 0 then remaining = 0 end
+          local oldest = rec
+          if #v.bs > 0 and v.bs[1] < rec then oldest = v.bs[1] end
+          reply[v.r + 1], reply[v.r + 2] = remaining, (oldest + v.k) * v.p - now
+          st[v.x + 5] = -1 - rec
+        end
+      end
+      for i, o in pairs(outs) do
+        local q = (i - 1) * 5
+        local out = pending[q + 2]
+        for y = o.at, pending[q + 3] do o.out[#o.out + 1] = out[y] end
+        pending[q + 2], pending[q + 3] = o.out, #o.out
+      end
+    end
+  end
   if allowed then
     if record then
       for q = 0, keyCount * 5 - 1, 5 do
@@ -423,12 +645,29 @@ local function decide(now, mode, a0, keyCount)
         local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
         local w = tonumber(ARGV[a + 4], 36)
         a = a + 5
-        local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
-        x = x + 6
+        local t, h, n, c, b, ring, all = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6], st[x + 7]
+        x = x + 7
         local remaining = limit - t
-        if remaining < 0 then remaining = 0 end
         local wait = 0
-        if k == 0 then
+        if all then
+          -- with reservations: the fullest window holding b, and the earliest time the call fits in them
+          local at = b * p
+          if at < now then at = now end
+          local used = peak(all.bs, all.ws, k, b)
+          remaining = limit - used
+          if used + w > limit then
+            local fits = earliest({ { bs = all.bs, ws = all.ws, k = k, p = p, limit = limit, w = w, b = b } }, at, math.huge)
+            if not fits then
+              -- heavier than the limit: a whole window after the newest weight
+              local newest = all.bs[#all.bs]
+              if newest < b then newest = b end
+              fits = (newest + k) * p
+            end
+            wait = at - fits
+          else
+            wait = (all.bs[1] + k) * p - at
+          end
+        elseif k == 0 then
           -- seats: h holds the field as read, n the soonest lease end
           if t + w > limit then
             -- from the soonest lease end on, until enough weight is freed; never enough: a whole lease
@@ -480,13 +719,14 @@ local function decide(now, mode, a0, keyCount)
             wait = (h + k) * p - at
           end
         end
+        if remaining < 0 then remaining = 0 end
         reply[r + 1], reply[r + 2] = remaining, wait
         r = r + 2
       end
     end
   end
   if mode == '2' then
-    for y = 0, x - 1, 6 do
+    for y = 0, x - 1, 7 do
       r = r + 1
       reply[r] = st[y + 5]
     end
@@ -499,12 +739,12 @@ end
 local replies = {}
 local a = 3
 for c = 1, tonumber(ARGV[2], 36) do
-  local now, mode, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36)
+  local now, mode, maxWait, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
   if mode == '-1' then
     replies[c] = {}
-    a = refund(a + 3, keyCount)
+    a = refund(a + 4, keyCount)
   else
-    replies[c], a = decide(now, mode, a + 3, keyCount)
+    replies[c], a = decide(now, mode, maxWait, a + 4, keyCount)
   end
 end
 return replies

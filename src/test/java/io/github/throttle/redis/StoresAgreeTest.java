@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * identical decisions, remaining weights and waits — calls on several plans (the same windows with other
  * limits), weight given back (successful calls of targets that count only failures), and in-flight limits
  * (seats taken, released when calls end, freed when their lease runs out) beside rate windows of the same
- * length included.
+ * length included, and calls that may wait (reserved ahead of now, in the sub-buckets of their time, when they do not
+ * fit now).
  */
 class StoresAgreeTest {
 
@@ -50,6 +51,7 @@ class StoresAgreeTest {
         int denied = 0;
         int givenBack = 0;
         int deniedForSeats = 0;
+        int reserved = 0;
         // allowed calls whose weight may still be given back
         List<StoreCall> returnable = new ArrayList<>();
         List<long[]> recordedIn = new ArrayList<>();
@@ -88,6 +90,10 @@ class StoresAgreeTest {
                 boolean record = rnd.nextInt(20) != 0;
                 boolean givesBack = rnd.nextInt(3) == 0;
                 StoreCall.Builder b = StoreCall.builder(now, record);
+                if (rnd.nextBoolean() && java.util.Arrays.stream(plan).noneMatch(Limit::inFlight)) {
+                    // a call that may wait: briefly, or for up to a few windows of the tight plans
+                    b.maxWait(rnd.nextInt(3) == 0 ? rnd.nextInt(20) : rnd.nextInt(5000));
+                }
                 int keys = 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
                 Set<String> used = new HashSet<>();
                 for (int k = 0; k < keys; k++) {
@@ -108,6 +114,9 @@ class StoresAgreeTest {
                 assertEquals(expected, actual, () -> "call " + callNo + " at " + at + " (seed " + seed + ")");
                 if (expected.allowed()) {
                     allowed++;
+                    if (expected.delayMillis() > 0) {
+                        reserved++;
+                    }
                     if (call.returnable()) {
                         returnable.add(call);
                         int[] pairs = call.returnablePairs();
@@ -130,9 +139,9 @@ class StoresAgreeTest {
         }
         // the workload must exercise both answers, and give weight back; the floors sit well below what seeds give
         // (over 1,000 seeds: about 990 denials on average, 316 at the fewest, 0.7 % of seeds under 400)
-        assertTrue(allowed > 2000 && denied > 150 && givenBack > 1000 && deniedForSeats > 50,
-                "allowed " + allowed + ", denied " + denied + " (" + deniedForSeats + " for seats), given back " + givenBack
-                        + " (seed " + seed + ")");
+        assertTrue(allowed > 2000 && denied > 150 && givenBack > 1000 && deniedForSeats > 50 && reserved > 0,
+                "allowed " + allowed + ", denied " + denied + " (" + deniedForSeats + " for seats), reserved " + reserved
+                        + ", given back " + givenBack + " (seed " + seed + ")");
     }
 
     /** The same windows with other limits (between a third and three times as much): another plan's limits. */
