@@ -45,13 +45,15 @@ public final class Decision {
     private static final int SEATS = 2;
     /** Taken by this instance alone while the store could not be asked ({@code throttle.on-store-failure=local}). */
     private final boolean local;
+    /** How long an allowed call waits for its reservation before it proceeds ({@code maxWaitMillis}); else 0. */
+    private final long waitMillis;
 
     private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas) {
-        this(allowed, remaining, retryAfterMillis, resetMillis, quotas, null, null, false);
+        this(allowed, remaining, retryAfterMillis, resetMillis, quotas, null, null, false, 0);
     }
 
     private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas,
-                     String plan, GiveBack giveBack, boolean local) {
+                     String plan, GiveBack giveBack, boolean local, long waitMillis) {
         this.allowed = allowed;
         this.remaining = remaining;
         this.retryAfterMillis = retryAfterMillis;
@@ -60,6 +62,7 @@ public final class Decision {
         this.plan = plan;
         this.giveBack = giveBack;
         this.local = local;
+        this.waitMillis = waitMillis;
     }
 
     /**
@@ -118,7 +121,7 @@ public final class Decision {
      * @return the blocked decision
      */
     public static Decision blocked() {
-        return new Decision(false, 0, 0, 0, List.of(), BLOCKED, null, false);
+        return new Decision(false, 0, 0, 0, List.of(), BLOCKED, null, false, 0);
     }
 
     /**
@@ -132,7 +135,7 @@ public final class Decision {
         if (Objects.equals(p, this.plan)) {
             return this;
         }
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, p, giveBack, local);
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, p, giveBack, local, waitMillis);
     }
 
     /**
@@ -159,7 +162,7 @@ public final class Decision {
      * @return a decision with the same figures that {@link #giveBack()} and {@link #release()} can undo
      */
     public Decision givingBackWith(GiveBack giveBack) {
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack), local);
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack), local, waitMillis);
     }
 
     /**
@@ -257,7 +260,35 @@ public final class Decision {
      * @return a decision with the same figures for which {@link #isLocal()} is true
      */
     public Decision locally() {
-        return local ? this : new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, giveBack, true);
+        return local ? this : new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, giveBack, true, waitMillis);
+    }
+
+    /**
+     * This decision, for a call reserved ahead of now ({@code maxWaitMillis}) that proceeds {@code millis} after
+     * the store decided; for stores and limiters.
+     *
+     * @param millis the wait, at least 0
+     * @return a decision with the same figures and that wait
+     */
+    public Decision waiting(long millis) {
+        if (millis == waitMillis) {
+            return this;
+        }
+        if (!allowed || millis < 0) {
+            throw new IllegalArgumentException("only an allowed call waits, and never a negative time: " + millis);
+        }
+        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, giveBack, local, millis);
+    }
+
+    /**
+     * How long this allowed call waited for its turn ({@code maxWaitMillis}) before it proceeded: it was reserved
+     * at the earliest time every limit allowed it, so that waiting callers proceed in reservation order on every
+     * instance and no window ever admits more than its limit.
+     *
+     * @return the wait in milliseconds, from the moment the store decided; 0 when it did not wait
+     */
+    public long waitedMillis() {
+        return waitMillis;
     }
 
     /**
@@ -311,7 +342,8 @@ public final class Decision {
     @Override
     public String toString() {
         return (allowed ? "allowed" : "denied") + "{remaining=" + remaining + ", retryAfterMillis=" + retryAfterMillis
-                + ", resetMillis=" + resetMillis + ", quotas=" + quotas + (plan == null ? "" : ", plan=" + plan) + '}';
+                + ", resetMillis=" + resetMillis + ", quotas=" + quotas + (plan == null ? "" : ", plan=" + plan)
+                + (waitMillis == 0 ? "" : ", waitedMillis=" + waitMillis) + '}';
     }
 
     /** Decisions are equal when their figures and plan are; how to give weight back is not compared. */
@@ -319,7 +351,7 @@ public final class Decision {
     public boolean equals(Object o) {
         return o instanceof Decision d && allowed == d.allowed && remaining == d.remaining
                 && retryAfterMillis == d.retryAfterMillis && resetMillis == d.resetMillis && quotas.equals(d.quotas)
-                && Objects.equals(plan, d.plan);
+                && Objects.equals(plan, d.plan) && waitMillis == d.waitMillis;
     }
 
     @Override

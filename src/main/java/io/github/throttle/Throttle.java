@@ -145,6 +145,21 @@ public @interface Throttle {
     @Nonbinding
     boolean inFlight() default false;
 
+    /**
+     * How long a call that would be denied may wait for its turn, in milliseconds: if every limit of the target
+     * allows it within that wait, the store reserves it at the earliest such time (counting earlier
+     * reservations, on every instance) and the call proceeds then; otherwise it is denied at once, as without
+     * a wait. Waiting callers proceed in reservation order and no window ever admits more than its limit. A
+     * target waits at most the largest value among its limits. Reactive HTTP endpoints wait without holding a
+     * thread; other endpoints and CDI bean methods wait on their caller's thread. Report mode
+     * never waits; calls whose keys span several Redis Cluster slots are not waited for. Cannot be combined
+     * with an {@link #inFlight()} limit on the same target. Default {@code 0}: never wait.
+     *
+     * @return the longest wait in milliseconds, 0 or more
+     */
+    @Nonbinding
+    long maxWaitMillis() default 0;
+
     /** Holds repeated {@link Throttle} annotations. */
     @Documented
     @Inherited

@@ -26,7 +26,27 @@ public interface Throttler {
      *                                  rates have the same window and precision, or the weight is not between 1
      *                                  and every rate's limit
      */
-    Decision acquire(String bucket, String identity, long weight, Rate... rates);
+    default Decision acquire(String bucket, String identity, long weight, Rate... rates) {
+        return acquire(bucket, identity, weight, Duration.ZERO, rates);
+    }
+
+    /**
+     * As {@link #acquire(String, String, long, Rate...)}, and a call that does not fit now may wait for its turn:
+     * if every rate allows it within {@code maxWait}, the store reserves it at the earliest such time (counting
+     * earlier reservations, on every instance) and this method returns then, allowed, with
+     * {@link Decision#waitedMillis()} telling how long it waited; otherwise it is denied at once. Waiting callers
+     * proceed in reservation order, and no window ever admits more than its limit. The calling thread waits.
+     *
+     * @param bucket   the bucket name, as in {@link Throttle#name()}
+     * @param identity who is charged, e.g. {@code user:alice}; not empty
+     * @param weight   the cost of this call; between 1 and the least limit
+     * @param maxWait  the longest the call may wait; zero never waits
+     * @param rates    the limits to check together, atomically; at least one, none in flight when it may wait
+     * @return the decision, with one quota per rate in the order given (none when unmetered)
+     * @throws IllegalArgumentException as {@link #acquire(String, String, long, Rate...)}; or when {@code maxWait} is
+     *                                  negative, or above zero with an in-flight rate
+     */
+    Decision acquire(String bucket, String identity, long weight, Duration maxWait, Rate... rates);
 
     /**
      * As {@link #acquire}, without blocking the calling thread.
@@ -40,7 +60,23 @@ public interface Throttler {
      *                                  rates have the same window and precision, or the weight is not between 1
      *                                  and every rate's limit
      */
-    CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Rate... rates);
+    default CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Rate... rates) {
+        return acquireAsync(bucket, identity, weight, Duration.ZERO, rates);
+    }
+
+    /**
+     * As {@link #acquire(String, String, long, Duration, Rate...)}, without holding a thread: the stage completes
+     * when the call may proceed.
+     *
+     * @param bucket   the bucket name, as in {@link Throttle#name()}
+     * @param identity who is charged, e.g. {@code user:alice}; not empty
+     * @param weight   the cost of this call; between 1 and the least limit
+     * @param maxWait  the longest the call may wait; zero never waits
+     * @param rates    the limits to check together, atomically; at least one, none in flight when it may wait
+     * @return a stage completed with the decision, once the call may proceed
+     * @throws IllegalArgumentException as {@link #acquire(String, String, long, Duration, Rate...)}
+     */
+    CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Duration maxWait, Rate... rates);
 
     /**
      * Reports usage without recording anything (a call of weight 0).

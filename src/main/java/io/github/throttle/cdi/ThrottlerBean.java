@@ -7,6 +7,7 @@ import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -19,24 +20,30 @@ public class ThrottlerBean implements Throttler {
     Limiter limiter;
 
     @Override
-    public Decision acquire(String bucket, String identity, long weight, Rate... rates) {
-        return acquireAsync(bucket, identity, weight, rates).toCompletableFuture().join();
+    public Decision acquire(String bucket, String identity, long weight, Duration maxWait, Rate... rates) {
+        return acquireAsync(bucket, identity, weight, maxWait, rates).toCompletableFuture().join();
     }
 
     @Override
-    public CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Rate... rates) {
+    public CompletionStage<Decision> acquireAsync(String bucket, String identity, long weight, Duration maxWait, Rate... rates) {
         List<Limit> limits = limits(identity, rates);
         for (Limit l : limits) {
             l.checkWeight(weight).ifPresent(broken -> {
                 throw new IllegalArgumentException("weight must be between 1 and the limit " + l.limit() + ", was " + weight);
             });
         }
-        return limiter.acquire(bucket, identity, weight, true, limits);
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must be zero (never wait) or positive, was " + maxWait);
+        }
+        if (!maxWait.isZero() && limits.stream().anyMatch(Limit::inFlight)) {
+            throw new IllegalArgumentException("a call with an in-flight rate cannot wait: a waiting call would hold no seat while it waits");
+        }
+        return limiter.acquire(bucket, identity, weight, true, limits, maxWait.toMillis());
     }
 
     @Override
     public Decision count(String bucket, String identity, Rate... rates) {
-        return limiter.acquire(bucket, identity, 0, false, limits(identity, rates)).toCompletableFuture().join();
+        return limiter.acquire(bucket, identity, 0, false, limits(identity, rates), 0).toCompletableFuture().join();
     }
 
     @Override

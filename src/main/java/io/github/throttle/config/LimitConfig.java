@@ -20,7 +20,7 @@ import java.util.List;
 public record LimitConfig(String target, int index, int count, long limit, long duration, long precision,
                           ChronoUnit unit, long weight, String name, List<Class<? extends ThrottleKey>> key,
                           String plan, Class<? extends ThrottleWeight> weigher, boolean skipSuccessful,
-                          boolean inFlight) {
+                          boolean inFlight, long maxWaitMillis) {
 
     /** Plan names no annotation may use: the default limits' tag and the two reserved plans. */
 
@@ -35,6 +35,9 @@ public record LimitConfig(String target, int index, int count, long limit, long 
         });
         if (!plan.isEmpty() && !isPlanName(plan)) {
             throw invalid("plan", '"' + plan + '"', "must be lowercase letters, digits and '-'");
+        }
+        if (maxWaitMillis < 0) {
+            throw invalid("maxWaitMillis", maxWaitMillis, "must be 0 (never wait) or positive");
         }
         if (inFlight && skipSuccessful) {
             throw invalid("skipSuccessful", true, "has no meaning on an in-flight limit: its seat is released when the call "

@@ -63,11 +63,20 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
             }
             limits.add(limit);
         }
+        if (limits.stream().anyMatch(LimitConfig::inFlight) && limits.stream().anyMatch(l -> l.maxWaitMillis() > 0)) {
+            throw new InvalidThrottleException("Invalid @Throttle on " + target + ": maxWaitMillis cannot be combined with an "
+                    + "inFlight limit on one target (a waiting call would hold no seat while it waits); put them on different methods");
+        }
         if (!limits.isEmpty() && limits.stream().noneMatch(l -> l.plan().isEmpty())) {
             throw new InvalidThrottleException("Invalid @Throttle on " + target + ": it declares limits for plan "
                     + limits.get(0).plan() + " but none for calls on no plan; add a @Throttle without plan");
         }
         return new TargetConfig(target, enabled, report, List.copyOf(limits));
+    }
+
+    /** The longest a call of this target may wait for its turn: the largest {@code maxWaitMillis} of its limits. */
+    public long maxWaitMillis() {
+        return limits.stream().mapToLong(LimitConfig::maxWaitMillis).max().orElse(0);
     }
 
     /** The plans this target declares limits for, each once. */
@@ -109,7 +118,8 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
                     m.number("precision", a.precision()), m.unit(a.unit()), m.number("weight", a.weight()),
                     m.override("name").map(e -> e.getValue().trim()).orElse(a.name()), m.keys(a.key()),
                     m.override("plan").map(e -> e.getValue().trim()).orElse(a.plan()), m.weigher(a.weigher()),
-                    m.bool("skipSuccessful", a.skipSuccessful()), m.bool("inFlight", a.inFlight()));
+                    m.bool("skipSuccessful", a.skipSuccessful()), m.bool("inFlight", a.inFlight()),
+                    m.number("maxWaitMillis", a.maxWaitMillis()));
         }
 
         /** One member of one limit. */

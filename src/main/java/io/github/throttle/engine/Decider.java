@@ -194,7 +194,8 @@ public final class Decider {
                 quotas.add(q);
             }
         }
-        return Decision.of(r.allowed(), quotas);
+        Decision d = Decision.of(r.allowed(), quotas);
+        return r.delayMillis() > 0 ? d.waiting(r.delayMillis()) : d;
     }
 
     /** The figures of one limit over two identities. */

@@ -63,6 +63,10 @@ final class DenyCache {
             entries.remove(key, e);
             return null;
         }
+        if (now + call.maxWaitMillis() >= e.until()) {
+            // a call that may wait this long may fit by then: only the store can tell
+            return null;
+        }
         for (int p = 0; p < call.pairCount(); p++) {
             if (call.weight(p) < e.weights()[p]) {
                 return null;

@@ -46,9 +46,18 @@ final class LimitSet {
     private final KeyCodec codec;
     private final Map<CallResult, Meters.Counter> calls;
     private final ReportLog reportLog;
+    private final long maxWaitMillis;
+    private final Meters.Timer waits;
 
-    LimitSet(String plan, List<Charged> charged, KeyCodec codec, Map<CallResult, Meters.Counter> calls, ReportLog reportLog) {
+    /**
+     * @param maxWaitMillis the longest a call may wait for its turn (0: never)
+     * @param waits         times the waits of the calls that waited
+     */
+    LimitSet(String plan, List<Charged> charged, KeyCodec codec, Map<CallResult, Meters.Counter> calls, ReportLog reportLog,
+             long maxWaitMillis, Meters.Timer waits) {
         this.plan = plan;
+        this.maxWaitMillis = maxWaitMillis;
+        this.waits = waits;
         this.charged = List.copyOf(charged);
         this.limits = charged.stream().map(Charged::limit).toList();
         this.codec = codec;
@@ -63,6 +72,11 @@ final class LimitSet {
 
     List<Limit> limits() {
         return limits;
+    }
+
+    /** Times the wait of a call that waited for its turn. */
+    void waited(long millis) {
+        waits.record(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
     /** Counts one call's result, and logs (at most once a minute) what report mode let through. */
@@ -106,7 +120,7 @@ final class LimitSet {
             free &= weights[i] == 0;
         }
         Identities identities = new Identities(caller);
-        StoreCall.Builder call = StoreCall.builder(now, !free);
+        StoreCall.Builder call = StoreCall.builder(now, !free).maxWait(maxWaitMillis);
         for (int i = 0; i < weights.length; i++) {
             Charged c = charged.get(i);
             if (c.resolvers().isEmpty()) {

@@ -107,12 +107,27 @@ public final class Limiter implements AutoCloseable {
                     charge.overweight()));
         }
         StoreCall call = charge.call();
-        return askStore(call, limits.limits(), limits.plan()).thenApply(d -> {
+        return askStore(call, limits.limits(), limits.plan()).thenCompose(d -> {
             Decision decision = call.record() ? d : free(d);
             CallResult result = CallResult.of(decision, report);
             limits.count(result);
-            return new Verdict(decision, result, report);
+            if (decision.waitedMillis() > 0) {
+                limits.waited(decision.waitedMillis());
+            }
+            return afterWait(decision, new Verdict(decision, result, report));
         });
+    }
+
+    /**
+     * Completes with {@code value} when the call may proceed: at once, or for a call reserved ahead of now when its
+     * time has come, without holding a thread meanwhile.
+     */
+    private static <T> CompletionStage<T> afterWait(Decision decision, T value) {
+        if (decision.waitedMillis() == 0) {
+            return CompletableFuture.completedFuture(value);
+        }
+        return CompletableFuture.supplyAsync(() -> value,
+                CompletableFuture.delayedExecutor(decision.waitedMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
     }
 
     /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
@@ -176,12 +191,14 @@ public final class Limiter implements AutoCloseable {
 
     /**
      * Decides a programmatic call: {@code weight} charged to {@code identity} in {@code bucket} against each
-     * limit, or (not {@code record}) usage only reported.
+     * limit, or (not {@code record}) usage only reported; a recorded call that does not fit now may wait up to
+     * {@code maxWaitMillis} for its turn (the stage completes when it may proceed).
      */
-    public CompletionStage<Decision> acquire(String bucket, String identity, long weight, boolean record, List<Limit> limits) {
+    public CompletionStage<Decision> acquire(String bucket, String identity, long weight, boolean record, List<Limit> limits,
+                                             long maxWaitMillis) {
         String head = codec.bucketHead(bucket);
         String key = codec.key(head, identity);
-        StoreCall.Builder builder = StoreCall.builder(decider.now(), record);
+        StoreCall.Builder builder = StoreCall.builder(decider.now(), record).maxWait(record ? maxWaitMillis : 0);
         for (int i = 0; i < limits.size(); i++) {
             // every recorded programmatic call can be given back (Throttler.giveBack)
             builder.add(key, limits.get(i), weight, i, record);
@@ -194,7 +211,7 @@ public final class Limiter implements AutoCloseable {
             }
             CompletionStage<Void> back = counted ? d.giveBack() : CompletableFuture.completedFuture(null);
             return seats ? back.thenCombine(d.release(), (a, b) -> null) : back;
-        }));
+        })).thenCompose(d -> afterWait(d, d));
     }
 
     /** Forgets everything counted for {@code identity} in {@code bucket}. */

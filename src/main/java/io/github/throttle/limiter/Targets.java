@@ -151,7 +151,8 @@ public final class Targets {
         }
         Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, CallResult.ALLOWED,
                 CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED, CallResult.LOCAL_ALLOWED, CallResult.LOCAL_DENIED);
-        return new LimitSet(plan, charged, codec, calls, reportLog);
+        // report mode never waits: it records what enforce would and proceeds at once
+        return new LimitSet(plan, charged, codec, calls, reportLog, target.report() ? 0 : target.maxWaitMillis(), meters.waits(bucket));
     }
 
     private Map<CallResult, Meters.Counter> counters(String bucket, String plan, CallResult... results) {

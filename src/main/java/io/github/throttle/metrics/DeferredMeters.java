@@ -95,6 +95,12 @@ final class DeferredMeters implements Meters {
     }
 
     @Override
+    public Timer waits(String bucket) {
+        Deferred<Timer> d = defer(b -> b.waits(bucket));
+        return nanos -> d.get().record(nanos);
+    }
+
+    @Override
     public String name() {
         return name;
     }

@@ -11,6 +11,8 @@ public interface Meters {
     String CALLS = "throttle.calls";
     /** The name of the store-call timer. */
     String STORE_CALLS = "throttle.store.calls";
+    /** The name of the timer of the waits of calls reserved ahead of now ({@code maxWaitMillis}). */
+    String WAITS = "throttle.wait";
 
     /** One counter of {@link #CALLS}. */
     @FunctionalInterface
@@ -28,6 +30,9 @@ public interface Meters {
 
     Timer storeCalls(String store, String outcome);
 
+    /** One timer of {@link #WAITS}: the waits of the calls of a bucket that waited for their turn. */
+    Timer waits(String bucket);
+
     /** A short name for logs: {@code micrometer}, {@code mp-metrics}, {@code otel} or {@code none}. */
     String name();
 
@@ -40,6 +45,11 @@ public interface Meters {
 
         @Override
         public Timer storeCalls(String store, String outcome) {
+            return nanos -> { };
+        }
+
+        @Override
+        public Timer waits(String bucket) {
             return nanos -> { };
         }
 

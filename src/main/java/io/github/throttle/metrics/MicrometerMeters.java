@@ -32,6 +32,15 @@ final class MicrometerMeters implements Meters {
     }
 
     @Override
+    public Timer waits(String bucket) {
+        io.micrometer.core.instrument.Timer t = io.micrometer.core.instrument.Timer.builder(WAITS)
+                .description("Waits of calls that waited for their turn")
+                .tags("bucket", bucket)
+                .register(registry);
+        return nanos -> t.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
     public String name() {
         return "micrometer";
     }

@@ -34,6 +34,15 @@ final class MpMetricsMeters implements Meters {
     }
 
     @Override
+    public Timer waits(String bucket) {
+        org.eclipse.microprofile.metrics.Timer t = registry.timer(
+                Metadata.builder().withName(WAITS).withDescription("Waits of calls that waited for their turn")
+                        .withUnit(MetricUnits.NANOSECONDS).build(),
+                new Tag("bucket", bucket));
+        return nanos -> t.update(Duration.ofNanos(nanos));
+    }
+
+    @Override
     public String name() {
         return "mp-metrics";
     }

@@ -18,6 +18,7 @@ final class OtelMeters implements Meters {
 
     private final LongCounter calls;
     private final DoubleHistogram storeCalls;
+    private final DoubleHistogram waits;
 
     OtelMeters(Object openTelemetry) {
         Meter meter = ((OpenTelemetry) openTelemetry).getMeter("io.github.throttle");
@@ -31,6 +32,7 @@ final class OtelMeters implements Meters {
             // an OpenTelemetry older than 1.32 takes no advice: its default boundaries stay
         }
         this.storeCalls = histogram.build();
+        this.waits = meter.histogramBuilder(WAITS).setDescription("Waits of calls that waited for their turn").setUnit("s").build();
     }
 
     @Override
@@ -44,6 +46,12 @@ final class OtelMeters implements Meters {
     public Timer storeCalls(String store, String outcome) {
         Attributes tags = Attributes.of(AttributeKey.stringKey("store"), store, AttributeKey.stringKey("outcome"), outcome);
         return nanos -> storeCalls.record(nanos / 1e9, tags);
+    }
+
+    @Override
+    public Timer waits(String bucket) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("bucket"), bucket);
+        return nanos -> waits.record(nanos / 1e9, tags);
     }
 
     @Override

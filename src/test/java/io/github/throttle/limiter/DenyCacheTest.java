@@ -111,8 +111,8 @@ class DenyCacheTest {
             } else if (what < 5) {
                 String id = "user:u" + rnd.nextInt(3);
                 long w = 1 + rnd.nextInt(3);
-                Decision a = cached.acquire("prog", id, w, true, rates).toCompletableFuture().join();
-                Decision b = plain.acquire("prog", id, w, true, rates).toCompletableFuture().join();
+                Decision a = cached.acquire("prog", id, w, true, rates, 0).toCompletableFuture().join();
+                Decision b = plain.acquire("prog", id, w, true, rates, 0).toCompletableFuture().join();
                 assertEquals(b.allowed(), a.allowed(), context);
                 if (a.allowed() && rnd.nextInt(5) == 0) {
                     a.giveBack().toCompletableFuture().join();
@@ -199,20 +199,20 @@ class DenyCacheTest {
         Limiter l = limiter(store, "throttle.deny-cache.size", "4");
         List<Decision> denied = new ArrayList<>();
         for (int id = 0; id < 20; id++) {
-            l.acquire("prog", "user:" + id, 2, true, List.of(Limit.fixed(2, 60_000))).toCompletableFuture().join();
-            denied.add(l.acquire("prog", "user:" + id, 2, true, List.of(Limit.fixed(2, 60_000))).toCompletableFuture().join());
+            l.acquire("prog", "user:" + id, 2, true, List.of(Limit.fixed(2, 60_000)), 0).toCompletableFuture().join();
+            denied.add(l.acquire("prog", "user:" + id, 2, true, List.of(Limit.fixed(2, 60_000)), 0).toCompletableFuture().join());
         }
         assertTrue(denied.stream().noneMatch(Decision::allowed));
         // at most 4 of the 20 denials are remembered: asked again, at least 16 go to the store
         int before = store.decided.get();
         for (int id = 0; id < 20; id++) {
-            assertFalse(l.acquire("prog", "user:" + id, 2, true, List.of(Limit.fixed(2, 60_000))).toCompletableFuture().join().allowed());
+            assertFalse(l.acquire("prog", "user:" + id, 2, true, List.of(Limit.fixed(2, 60_000)), 0).toCompletableFuture().join().allowed());
         }
         assertTrue(store.decided.get() - before >= 16, "store calls: " + (store.decided.get() - before));
         // a reset through this instance forgets the denials it makes wrong
-        l.acquire("prog", "user:19", 2, true, List.of(Limit.fixed(2, 60_000))).toCompletableFuture().join();
+        l.acquire("prog", "user:19", 2, true, List.of(Limit.fixed(2, 60_000)), 0).toCompletableFuture().join();
         l.reset("prog", "user:19").toCompletableFuture().join();
-        assertTrue(l.acquire("prog", "user:19", 2, true, List.of(Limit.fixed(2, 60_000))).toCompletableFuture().join().allowed());
+        assertTrue(l.acquire("prog", "user:19", 2, true, List.of(Limit.fixed(2, 60_000)), 0).toCompletableFuture().join().allowed());
         // "logins" is counted by a target that gives successes back: every call asks the store
         TestCaller c = caller("k", null, null, 1);
         call(l, "loginCount", c);

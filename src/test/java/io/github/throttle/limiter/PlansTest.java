@@ -270,10 +270,10 @@ class PlansTest {
     void programmaticCallsCanGiveTheirWeightBack() {
         Limiter l = limiter();
         var rate = List.of(io.github.throttle.engine.Limit.fixed(2, 60_000));
-        Decision first = l.acquire("api", "user:ann", 2, true, rate).toCompletableFuture().join();
-        assertFalse(l.acquire("api", "user:ann", 1, true, rate).toCompletableFuture().join().allowed());
+        Decision first = l.acquire("api", "user:ann", 2, true, rate, 0).toCompletableFuture().join();
+        assertFalse(l.acquire("api", "user:ann", 1, true, rate, 0).toCompletableFuture().join().allowed());
         first.giveBack().toCompletableFuture().join();
-        assertEquals(1, l.acquire("api", "user:ann", 1, true, rate).toCompletableFuture().join().remaining());
+        assertEquals(1, l.acquire("api", "user:ann", 1, true, rate, 0).toCompletableFuture().join().remaining());
     }
 
     static class NoDefaults {

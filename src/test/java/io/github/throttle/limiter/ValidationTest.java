@@ -90,6 +90,13 @@ class ValidationTest {
         @Throttle(limit = 5)
         public void fine() { }
 
+        @Throttle(limit = 5, maxWaitMillis = -1)
+        public void negativeWait() { }
+
+        @Throttle(limit = 100, duration = 10, maxWaitMillis = 500)
+        @Throttle(limit = 2, duration = 60, inFlight = true)
+        public void waitingBesideSeats() { }
+
         @Throttle(limit = 100, duration = 10, unit = ChronoUnit.MINUTES)
         @Throttle(limit = 2, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
         public void seatsBesideARateOfTheSameLength() { }
@@ -129,7 +136,9 @@ class ValidationTest {
                 arguments("sameWindowOfANamedBucketTwice", "limits 1 and 2 count the same window (2m)"),
                 arguments("inFlightWithPrecision", "precision = 1 Minutes must be left unset on an in-flight limit"),
                 arguments("inFlightAboveTenThousand", "limit = 10001 must be between 1 and 10000 on an in-flight limit"),
-                arguments("inFlightSkippingSuccesses", "skipSuccessful = true has no meaning on an in-flight limit"));
+                arguments("inFlightSkippingSuccesses", "skipSuccessful = true has no meaning on an in-flight limit"),
+                arguments("negativeWait", "maxWaitMillis = -1 must be 0 (never wait) or positive"),
+                arguments("waitingBesideSeats", "maxWaitMillis cannot be combined with an inFlight limit"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -151,7 +160,9 @@ class ValidationTest {
                 arguments(API + "/fine/Throttle/enabled", "maybe", "must be true or false"),
                 arguments(API + "/fine/Throttle/key", "com.acme.Missing", "no class com.acme.Missing"),
                 arguments(API + "/fine/Throttle/key", "java.lang.String", "is not a concrete"),
-                arguments(API + "/fine/Throttle/inFlight", "maybe", "must be true or false"));
+                arguments(API + "/fine/Throttle/inFlight", "maybe", "must be true or false"),
+                arguments(API + "/fine/Throttle/maxWaitMillis", "-3", "maxWaitMillis = -3"),
+                arguments(API + "/fine/Throttle/maxWaitMillis", "soon", "must be a whole number"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
