@@ -1,6 +1,7 @@
 package io.github.throttle.cdi;
 
 import io.github.throttle.ThrottleAdmin;
+import io.github.throttle.Throttler;
 import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,17 +14,20 @@ import java.util.Map;
 @ApplicationScoped
 public class ThrottleAdminBean implements ThrottleAdmin {
 
+    /** Who the log names for changes made by the application's own code. */
+    private static final String APPLICATION = "application";
+
     @Inject
     Limiter limiter;
 
     @Override
     public void assign(String identity, String plan, Duration duration) {
-        limiter.assign(identity, plan, duration);
+        limiter.assign(identity, plan, duration, APPLICATION);
     }
 
     @Override
     public void unassign(String identity) {
-        limiter.unassign(identity);
+        limiter.unassign(identity, APPLICATION);
     }
 
     @Override
@@ -33,31 +37,31 @@ public class ThrottleAdminBean implements ThrottleAdmin {
 
     @Override
     public List<BucketLimits> buckets() {
-        throw new UnsupportedOperationException("not yet");
+        return limiter.buckets();
     }
 
     @Override
-    public void override(String bucket, String plan, List<io.github.throttle.Throttler.Rate> limits) {
-        throw new UnsupportedOperationException("not yet");
+    public void override(String bucket, String plan, List<Throttler.Rate> limits) {
+        limiter.override(bucket, plan, limits, APPLICATION);
     }
 
     @Override
     public void clearOverride(String bucket, String plan) {
-        throw new UnsupportedOperationException("not yet");
+        limiter.clearOverride(bucket, plan, APPLICATION);
     }
 
     @Override
     public List<Usage> usage(String bucket, String plan, String identity) {
-        throw new UnsupportedOperationException("not yet");
+        return limiter.usage(bucket, plan, identity);
     }
 
     @Override
     public void reset(String bucket, String identity) {
-        throw new UnsupportedOperationException("not yet");
+        limiter.resetEverywhere(bucket, identity, APPLICATION);
     }
 
     @Override
     public List<Denied> topDenied(String bucket, int n) {
-        throw new UnsupportedOperationException("not yet");
+        return limiter.topDenied(bucket, n);
     }
 }
