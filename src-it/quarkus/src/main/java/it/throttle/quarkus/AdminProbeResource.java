@@ -66,6 +66,13 @@ public class AdminProbeResource {
         return "assigned";
     }
 
+    /** The live assignments here: {@code identity=plan} pairs. */
+    @GET
+    @Path("/assignments")
+    public String assignments() {
+        return admin.assignments().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().plan()).collect(Collectors.joining(","));
+    }
+
     /** {@code used/limit} of each limit. */
     @GET
     @Path("/usage")
