@@ -2,6 +2,7 @@ package io.github.throttle;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,6 +20,95 @@ import java.util.Map;
  * {@code unlimited}, then plan names in order.
  */
 public interface ThrottleAdmin {
+
+    /**
+     * One plan's limits counting in one bucket, as calls are decided now.
+     *
+     * @param bucket     the bucket
+     * @param plan       the plan; {@code ""} for the default limits
+     * @param limits     the limits in force (an override's, else configuration's, else the annotation's)
+     * @param overridden whether an override is in force
+     */
+    record BucketLimits(String bucket, String plan, List<Throttler.Rate> limits, boolean overridden) {
+    }
+
+    /**
+     * What an identity has used of one limit now.
+     *
+     * @param policy      the limit's policy name, as in the {@code RateLimit-Policy} field
+     * @param limit       the limit
+     * @param used        the weight counted in the window now (may exceed a lowered limit)
+     * @param remaining   what may still be charged now, never below 0
+     * @param resetMillis when the window frees weight next, in milliseconds from now
+     */
+    record Usage(String policy, long limit, long used, long remaining, long resetMillis) {
+    }
+
+    /**
+     * An identity denied in a bucket over the last minute, summed over every instance.
+     *
+     * @param identity as the lists write it
+     * @param denied   denied (and {@code would-deny}) calls
+     */
+    record Denied(String identity, long denied) {
+    }
+
+    /**
+     * Every bucket the application declares, per plan, with the limits in force.
+     *
+     * @return one entry per bucket and plan
+     */
+    List<BucketLimits> buckets();
+
+    /**
+     * Replaces a plan's rate limits in a bucket, on every target counting in it and on every instance, until
+     * {@link #clearOverride}. What was used is kept for windows already counted.
+     *
+     * @param bucket a bucket an annotation declares
+     * @param plan   a plan an annotation of that bucket declares; {@code ""} or null for the default limits
+     * @param limits the new rate limits (not in flight), at least one, validated as an annotation's
+     * @throws IllegalArgumentException naming what is wrong (nothing changes)
+     * @throws IllegalStateException    when the store cannot keep it (nothing changes)
+     */
+    void override(String bucket, String plan, List<Throttler.Rate> limits);
+
+    /**
+     * Takes an override back: the configured limits apply again, on every instance.
+     *
+     * @param bucket as given to {@link #override}
+     * @param plan   as given to {@link #override}
+     * @throws IllegalStateException when the store cannot be reached
+     */
+    void clearOverride(String bucket, String plan);
+
+    /**
+     * What an identity has used of each limit of a plan in a bucket now; charges nothing.
+     *
+     * @param bucket   a bucket an annotation declares
+     * @param plan     the plan; null for the plan an assignment or list gives the identity, else the default
+     * @param identity as the lists write it
+     * @return one entry per limit of that plan
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    List<Usage> usage(String bucket, String plan, String identity);
+
+    /**
+     * Forgets everything counted for an identity in a bucket, as {@link Throttler#reset}; every instance's
+     * deny cache forgets its denials too.
+     *
+     * @param bucket   the bucket
+     * @param identity as the lists write it
+     */
+    void reset(String bucket, String identity);
+
+    /**
+     * The identities with the most denied calls in a bucket over the last minute, over every instance.
+     *
+     * @param bucket the bucket
+     * @param n      how many at most; at least 1
+     * @return most denied first
+     */
+    List<Denied> topDenied(String bucket, int n);
 
     /**
      * An identity's plan, until when.

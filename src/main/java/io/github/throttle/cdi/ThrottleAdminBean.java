@@ -1,32 +1,67 @@
 package io.github.throttle.cdi;
 
 import io.github.throttle.ThrottleAdmin;
+import io.github.throttle.Throttler;
 import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /** The {@link ThrottleAdmin} bean: changes applied by the application's limiter. */
 @ApplicationScoped
 public class ThrottleAdminBean implements ThrottleAdmin {
 
+    /** Who the log names for changes made by the application's own code. */
+    private static final String APPLICATION = "application";
+
     @Inject
     Limiter limiter;
 
     @Override
     public void assign(String identity, String plan, Duration duration) {
-        limiter.assign(identity, plan, duration);
+        limiter.assign(identity, plan, duration, APPLICATION);
     }
 
     @Override
     public void unassign(String identity) {
-        limiter.unassign(identity);
+        limiter.unassign(identity, APPLICATION);
     }
 
     @Override
     public Map<String, Assignment> assignments() {
         return limiter.assignments();
+    }
+
+    @Override
+    public List<BucketLimits> buckets() {
+        return limiter.buckets();
+    }
+
+    @Override
+    public void override(String bucket, String plan, List<Throttler.Rate> limits) {
+        limiter.override(bucket, plan, limits, APPLICATION);
+    }
+
+    @Override
+    public void clearOverride(String bucket, String plan) {
+        limiter.clearOverride(bucket, plan, APPLICATION);
+    }
+
+    @Override
+    public List<Usage> usage(String bucket, String plan, String identity) {
+        return limiter.usage(bucket, plan, identity);
+    }
+
+    @Override
+    public void reset(String bucket, String identity) {
+        limiter.resetEverywhere(bucket, identity, APPLICATION);
+    }
+
+    @Override
+    public List<Denied> topDenied(String bucket, int n) {
+        return limiter.topDenied(bucket, n);
     }
 }

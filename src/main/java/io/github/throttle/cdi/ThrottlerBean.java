@@ -4,6 +4,7 @@ import io.github.throttle.Decision;
 import io.github.throttle.Throttler;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Rates;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -70,15 +71,7 @@ public class ThrottlerBean implements Throttler {
         }
         List<Limit> limits = new ArrayList<>(rates.length);
         for (Rate r : rates) {
-            long window = r.window().toMillis();
-            if (r.inFlight()) {
-                if (r.precision() != null && !r.precision().equals(r.window())) {
-                    throw new IllegalArgumentException("an in-flight rate has no precision: its window is a lease");
-                }
-                limits.add(Limit.inFlight(r.limit(), window, null));
-                continue;
-            }
-            limits.add(new Limit(r.limit(), window, r.precision() == null ? window : r.precision().toMillis(), null));
+            limits.add(Rates.limit(r));
         }
         return limits;
     }

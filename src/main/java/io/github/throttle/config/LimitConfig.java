@@ -54,6 +54,15 @@ public record LimitConfig(String target, int index, int count, long limit, long 
         return !name.isEmpty() && name.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
     }
 
+    /**
+     * This limit with other figures, as an override gives them ({@link io.github.throttle.ThrottleAdmin#override}):
+     * the same bucket, identities, weight, plan and name; a rate limit.
+     */
+    public LimitConfig withRate(Limit rate) {
+        return new LimitConfig(target, index, count, rate.limit(), rate.durationMillis(), rate.precisionMillis(), ChronoUnit.MILLIS,
+                weight, name, key, plan, weigher, skipSuccessful, false, maxWaitMillis);
+    }
+
     /** Whether a weigher gives this limit's weight (else {@link #weight()}). */
     public boolean weighed() {
         return weigher != ThrottleWeight.class;
@@ -113,7 +122,7 @@ public record LimitConfig(String target, int index, int count, long limit, long 
     }
 
     /** The target, and which of its limits when it has several. */
-    String where() {
+    public String where() {
         return target + (count > 1 ? " (limit " + index + ")" : "");
     }
 }

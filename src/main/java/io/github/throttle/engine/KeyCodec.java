@@ -48,11 +48,23 @@ public final class KeyCodec {
     }
 
     /**
+     * The key of something shared by every instance about one bucket, say its denials: {@code <prefix>::<name>:<bucket>}
+     * with the bucket part encoded as in {@link #bucketHead}.
+     */
+    public String sharedKey(String name, String bucket) {
+        return sharedKey(name) + ":" + part(bucket);
+    }
+
+    /**
      * The head of every key of a bucket, {@code <prefix>:<bucket>:} with the bucket part encoded; compute once
      * per bucket, so that a call joins only two strings.
      */
     public String bucketHead(String bucket) {
-        return prefix + (plain(bucket, false) && bucket.length() <= MAX_PLAIN ? bucket : hashed(bucket)) + ":";
+        return prefix + part(bucket) + ":";
+    }
+
+    private static String part(String bucket) {
+        return plain(bucket, false) && bucket.length() <= MAX_PLAIN ? bucket : hashed(bucket);
     }
 
     /** The key of an identity in a bucket whose head is {@code bucketHead}. */

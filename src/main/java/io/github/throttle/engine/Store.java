@@ -56,6 +56,15 @@ public interface Store extends AutoCloseable {
         return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
     }
 
+    /**
+     * Adds {@code deltas} to the counters shared under {@code key} (field by field; a missing one counts from 0),
+     * and makes the key expire {@code ttlMillis} after this write: counts that only matter for a while, such as
+     * the denials of a few seconds. Read them with {@link #readShared}. The embedded store: this instance alone.
+     */
+    default CompletionStage<Void> addShared(String key, Map<String, Long> deltas, long ttlMillis) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared counts"));
+    }
+
     /** The field holding the version of shared settings. */
     String VERSION = "#version";
 

@@ -3,7 +3,6 @@ package io.github.throttle.limiter;
 import io.github.throttle.Caller;
 import io.github.throttle.ThrottleAdmin.Assignment;
 import io.github.throttle.config.PlanLists;
-import io.github.throttle.engine.Store;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -13,75 +12,56 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
  * Identities put on a plan while the application runs ({@link io.github.throttle.ThrottleAdmin}), kept in the
- * store under one key so that every instance applies them. This instance asks the store for the version of
- * that key twice a second and reads the assignments again when it changed; a call only reads the snapshot in
- * memory. An assignment that ends stops matching at its end, by the clock; while the store fails, the last
- * snapshot stays in force.
+ * store's shared settings ({@link SharedSettingsWatch}) as one field per identity, {@code plan|end in ms or
+ * empty}, so that every instance applies them; a call only reads the snapshot in memory. An assignment that
+ * ends stops matching at its end, by the clock.
  */
-final class Assignments implements AutoCloseable {
+final class Assignments {
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
-    /** How often the store is asked for a change. */
-    static final Duration POLL = Duration.ofMillis(500);
 
     /** What this instance applies: every assignment read, those live as lists, and when the next one ends. */
-    private record Snapshot(String version, Map<String, Assignment> all, PlanLists live, long nextEnd) {
+    private record Snapshot(Map<String, Assignment> all, PlanLists live, long nextEnd) {
     }
 
-    private final Store store;
-    private final String key;
     private final String keyHeader;
     private final InstantSource clock;
     private final Predicate<String> knownPlan;
-    private final Runnable onChange;
-    private final Duration timeout;
-    private final ScheduledExecutorService poller;
     private volatile Snapshot snapshot;
 
-    /**
-     * @param key       the store key holding the assignments
-     * @param knownPlan whether a plan can be assigned (reserved, or named by an annotation)
-     * @param onChange  run when a change is applied (the deny cache forgets what it knew)
-     * @param timeout   bounds each store call of an assignment made here
-     */
-    Assignments(Store store, String key, String keyHeader, InstantSource clock, Predicate<String> knownPlan,
-                Runnable onChange, Duration timeout) {
-        this.store = store;
-        this.key = key;
+    /** @param knownPlan whether a plan can be assigned (reserved, or named by an annotation) */
+    Assignments(String keyHeader, InstantSource clock, Predicate<String> knownPlan) {
         this.keyHeader = keyHeader;
         this.clock = clock;
         this.knownPlan = knownPlan;
-        this.onChange = onChange;
-        this.timeout = timeout;
-        this.snapshot = snapshot("", Map.of());
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "throttle-assignments");
-            t.setDaemon(true);
-            return t;
-        });
-        // the first read before any call, so that an instance starts with the assignments in force
-        poll();
-        poller.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
+        this.snapshot = snapshot(Map.of());
+    }
+
+    /** Whether a shared setting is an assignment: its field is an identity as the lists write it. */
+    static boolean isAssignment(String field) {
+        return PlanLists.checkEntry(field).isEmpty();
     }
 
     /** The plan a live assignment gives the caller, or null. */
     String match(Caller caller) {
         Snapshot s = snapshot;
         if (clock.millis() >= s.nextEnd()) {
-            s = snapshot(s.version(), s.all());
+            s = snapshot(s.all());
             snapshot = s;
         }
         return s.live().match(caller);
     }
 
-    void assign(String identity, String plan, Duration duration) {
+    /**
+     * The change that assigns an identity to a plan.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    SharedChange assign(String identity, String plan, Duration duration) {
         String id = identity == null ? "" : identity.trim();
         PlanLists.checkEntry(id).ifPresent(why -> {
             throw new IllegalArgumentException("identity '" + identity + "': " + why);
@@ -93,14 +73,14 @@ final class Assignments implements AutoCloseable {
             throw new IllegalArgumentException("duration " + duration + ": must be positive, or null for no end");
         }
         Instant until = duration == null ? null : clock.instant().plus(duration);
-        write(id, plan + "|" + (until == null ? "" : Long.toString(until.toEpochMilli())));
-        LOG.log(System.Logger.Level.INFO, "Throttle: " + id + " assigned to plan " + plan + (until == null ? "" : " until " + until));
+        return new SharedChange(id, plan + "|" + (until == null ? "" : Long.toString(until.toEpochMilli())),
+                "the assignment of " + id, id + " assigned to plan " + plan + (until == null ? "" : " until " + until));
     }
 
-    void unassign(String identity) {
+    /** The change that takes an identity's assignment back. */
+    SharedChange unassign(String identity) {
         String id = identity == null ? "" : identity.trim();
-        write(id, null);
-        LOG.log(System.Logger.Level.INFO, "Throttle: assignment of " + id + " taken back");
+        return new SharedChange(id, null, "the assignment of " + id, "assignment of " + id + " taken back");
     }
 
     /** The live assignments by identity. */
@@ -115,44 +95,18 @@ final class Assignments implements AutoCloseable {
         return live;
     }
 
-    private void write(String identity, String value) {
-        try {
-            store.writeShared(key, identity, value).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while keeping the assignment of " + identity, e);
-        } catch (Exception e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("the " + store.describe() + " could not keep the assignment of " + identity + ": "
-                    + store.describe(cause), cause);
-        }
-        poll();
-    }
-
-    /** Reads the assignments again when their version changed; a store that fails leaves the snapshot as it is. */
-    private synchronized void poll() {
-        try {
-            String version = store.sharedVersion(key).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (version.equals(snapshot.version())) {
-                return;
-            }
-            Map<String, String> fields = store.readShared(key).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            Map<String, Assignment> all = new HashMap<>();
-            fields.forEach((identity, value) -> {
-                if (!identity.equals(Store.VERSION)) {
-                    Assignment a = parse(identity, value);
-                    if (a != null) {
-                        all.put(identity, a);
-                    }
+    /** Applies the assignments among the shared settings. */
+    void read(Map<String, String> fields) {
+        Map<String, Assignment> all = new HashMap<>();
+        fields.forEach((identity, value) -> {
+            if (isAssignment(identity)) {
+                Assignment a = parse(identity, value);
+                if (a != null) {
+                    all.put(identity, a);
                 }
-            });
-            snapshot = snapshot(fields.getOrDefault(Store.VERSION, ""), Map.copyOf(all));
-            onChange.run();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            // the store fails: the last known assignments stay in force, and the decisions say so in the log
-        }
+            }
+        });
+        snapshot = snapshot(Map.copyOf(all));
     }
 
     /** An assignment as kept in the store ({@code plan|end in ms or empty}); null (and logged) when unreadable. */
@@ -161,18 +115,18 @@ final class Assignments implements AutoCloseable {
         try {
             String plan = value.substring(0, bar);
             String end = value.substring(bar + 1);
-            if (PlanLists.checkEntry(identity).isPresent() || plan.isEmpty()) {
+            if (plan.isEmpty()) {
                 throw new IllegalArgumentException();
             }
             return new Assignment(plan, end.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(end)));
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + identity + " in " + key + ": " + value);
+            LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + identity + ": " + value);
             return null;
         }
     }
 
     /** The lists of the assignments live now, and when the first of them ends. */
-    private Snapshot snapshot(String version, Map<String, Assignment> all) {
+    private Snapshot snapshot(Map<String, Assignment> all) {
         long now = clock.millis();
         long nextEnd = Long.MAX_VALUE;
         Map<String, List<String>> byPlan = new HashMap<>();
@@ -186,11 +140,6 @@ final class Assignments implements AutoCloseable {
             }
             byPlan.computeIfAbsent(e.getValue().plan(), p -> new ArrayList<>()).add(e.getKey());
         }
-        return new Snapshot(version, all, PlanLists.of(byPlan, keyHeader), nextEnd);
-    }
-
-    @Override
-    public void close() {
-        poller.shutdownNow();
+        return new Snapshot(all, PlanLists.of(byPlan, keyHeader), nextEnd);
     }
 }

@@ -22,12 +22,13 @@ final class LimitSet {
     /**
      * One limit as charged.
      *
+     * @param bucket     the bucket it counts in
      * @param bucketHead the head of every key of its bucket
      * @param weigher    gives the weight of each call; null for the fixed {@code weight}
      * @param resolvers  who is charged; none: the caller's default identity
      * @param givesBack  whether a successful call gives its weight back
      */
-    record Charged(Limit limit, String bucketHead, long weight, ThrottleWeight weigher, List<TaggedResolver> resolvers,
+    record Charged(Limit limit, String bucket, String bucketHead, long weight, ThrottleWeight weigher, List<TaggedResolver> resolvers,
                    boolean givesBack) {
     }
 
@@ -37,7 +38,12 @@ final class LimitSet {
      * @param call       null when overweight
      * @param overweight why the call can never pass (a weight above its limit), or null
      */
-    record Charge(StoreCall call, String overweight) {
+    record Charge(StoreCall call, String overweight, Who who) {
+    }
+
+    /** Who a call charged: each (bucket, identity), told only when asked (a denial is tallied). */
+    interface Who {
+        void forEach(java.util.function.BiConsumer<String, String> bucketAndIdentity);
     }
 
     private final String plan;
@@ -115,7 +121,7 @@ final class LimitSet {
             weights[i] = c.weigher() == null ? c.weight() : weigh(c.weigher(), caller, asked, answers);
             if (weights[i] > c.limit().limit()) {
                 return new Charge(null, "This call weighs " + weights[i] + ", more than the " + c.limit().limit()
-                        + " that limit " + c.limit().policy() + " allows in a whole window; it can never pass. Send smaller calls.");
+                        + " that limit " + c.limit().policy() + " allows in a whole window; it can never pass. Send smaller calls.", null);
             }
             free &= weights[i] == 0;
         }
@@ -130,7 +136,19 @@ final class LimitSet {
                 call.add(codec.key(c.bucketHead(), identities.of(r)), c.limit(), weights[i], i, c.givesBack());
             }
         }
-        return new Charge(call.build(), null);
+        return new Charge(call.build(), null, tally -> {
+            java.util.Set<Map.Entry<String, String>> told = new java.util.HashSet<>();
+            for (Charged c : charged) {
+                if (c.resolvers().isEmpty() && told.add(Map.entry(c.bucket(), identities.fallback()))) {
+                    tally.accept(c.bucket(), identities.fallback());
+                }
+                for (TaggedResolver r : c.resolvers()) {
+                    if (told.add(Map.entry(c.bucket(), identities.of(r)))) {
+                        tally.accept(c.bucket(), identities.of(r));
+                    }
+                }
+            }
+        });
     }
 
     /** The weigher's answer for this call, asking it only the first time. */

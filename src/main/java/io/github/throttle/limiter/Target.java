@@ -1,8 +1,11 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.config.TargetConfig;
+import io.github.throttle.engine.Limit;
 import io.github.throttle.metrics.Meters;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -19,15 +22,23 @@ public final class Target {
     private final boolean report;
     private final String bucket;
     private final ReportLog reportLog;
-    private final LimitSet defaults;
-    private final Map<String, LimitSet> byPlan;
+    private final TargetConfig config;
+    /** The limit sets in force: replaced as a whole when an override changes. */
+    private volatile Sets sets;
     /** How calls on the reserved plans are counted: {@code unlimited}, then {@code blocked}. */
     private final Map<CallResult, Meters.Counter> unlimitedCalls;
     private final Map<CallResult, Meters.Counter> blockedCalls;
     private final boolean givesBack;
     private final boolean holdsSeats;
 
-    Target(Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
+    /** The default limits and those of each plan the target names. */
+    record Sets(LimitSet defaults, Map<String, LimitSet> byPlan) {
+        Sets {
+            byPlan = Map.copyOf(byPlan);
+        }
+    }
+
+    Target(TargetConfig config, Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
            ReportLog reportLog, LimitSet defaults, Map<String, LimitSet> byPlan, Map<CallResult, Meters.Counter> unlimitedCalls,
            Map<CallResult, Meters.Counter> blockedCalls) {
         this.method = method;
@@ -37,8 +48,8 @@ public final class Target {
         this.report = report;
         this.bucket = bucket;
         this.reportLog = reportLog;
-        this.defaults = defaults;
-        this.byPlan = Map.copyOf(byPlan);
+        this.config = config;
+        this.sets = new Sets(defaults, byPlan);
         this.unlimitedCalls = unlimitedCalls;
         this.blockedCalls = blockedCalls;
         this.givesBack = defaults.givesBack() || byPlan.values().stream().anyMatch(LimitSet::givesBack);
@@ -87,22 +98,34 @@ public final class Target {
         return holdsSeats;
     }
 
-    /** The default limits, in declaration order (those of calls on no plan). */
-    public List<io.github.throttle.engine.Limit> limits() {
-        return defaults.limits();
+    /** The default limits in force, in declaration order (those of calls on no plan). */
+    public List<Limit> limits() {
+        return sets.defaults().limits();
+    }
+
+    /** The configuration the target was built from (limits as declared and configured, before any override). */
+    TargetConfig config() {
+        return config;
     }
 
     /** The limits that apply to a call on {@code plan} (null: none): the plan's own, else the defaults. */
     LimitSet limitsOn(String plan) {
-        LimitSet s = plan == null ? null : byPlan.get(plan);
-        return s != null ? s : defaults;
+        Sets now = sets;
+        LimitSet s = plan == null ? null : now.byPlan().get(plan);
+        return s != null ? s : now.defaults();
+    }
+
+    /** Puts other limit sets in force (an override changed); calls decided from now on use them. */
+    void limitSets(Sets replaced) {
+        sets = replaced;
     }
 
     /** Every limit set: the defaults, then the plans'. */
     List<LimitSet> limitSets() {
-        java.util.ArrayList<LimitSet> all = new java.util.ArrayList<>(byPlan.size() + 1);
-        all.add(defaults);
-        all.addAll(byPlan.values());
+        Sets now = sets;
+        ArrayList<LimitSet> all = new ArrayList<>(now.byPlan().size() + 1);
+        all.add(now.defaults());
+        all.addAll(now.byPlan().values());
         return all;
     }
 

@@ -8,6 +8,7 @@ import io.github.throttle.config.LimitConfig;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
 import org.eclipse.microprofile.config.Config;
@@ -48,6 +49,8 @@ public final class Targets {
     private final ConcurrentHashMap<TargetId, Target> built = new ConcurrentHashMap<>();
     /** The heads of the buckets whose weight can come back: a target that gives successes back counts in them. */
     private final Set<String> givingBack = ConcurrentHashMap.newKeySet();
+    /** The rate limits replaced while running, by bucket and plan. */
+    private volatile Map<Overrides.Key, List<Limit>> overrides = Map.of();
 
     /**
      * Targets with no plan bean, in enforce mode, counted nowhere.
@@ -120,24 +123,52 @@ public final class Targets {
         TargetConfig target = TargetConfig.read(config, beanClass, method, reportByDefault);
         String bucket = target.limits().isEmpty() ? target.target() : target.limits().get(0).bucket();
         ReportLog reportLog = reportLogs.computeIfAbsent(bucket, b -> new ReportLog(b, clock));
+        Target.Sets sets = limitSets(target, bucket, reportLog);
+        plans.declare(target.plans());
+        return new Target(target, method, target.target(), target.enabled(), httpEndpoints.test(method), target.report(), bucket,
+                reportLog, sets.defaults(), sets.byPlan(), counters(bucket, PlanLists.UNLIMITED, CallResult.UNLIMITED),
+                counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY));
+    }
+
+    /** The limit sets of a target as the overrides in force make them: its defaults, and those of each plan. */
+    private Target.Sets limitSets(TargetConfig target, String bucket, ReportLog reportLog) {
         LimitSet defaults = limitSet(target, null, bucket, reportLog);
         Map<String, LimitSet> byPlan = new HashMap<>();
         for (String plan : target.plans()) {
             byPlan.put(plan, limitSet(target, plan, bucket, reportLog));
         }
-        plans.declare(target.plans());
-        return new Target(method, target.target(), target.enabled(), httpEndpoints.test(method), target.report(), bucket,
-                reportLog, defaults, byPlan, counters(bucket, PlanLists.UNLIMITED, CallResult.UNLIMITED),
-                counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY));
+        return new Target.Sets(defaults, byPlan);
+    }
+
+    /**
+     * The limits of a target on {@code plan} ({@code ""}: its default limits) as {@code overrides} leave them: the
+     * rate limits counting in an overridden bucket are replaced by the override's, each taking the bucket,
+     * identities, weight and name of the limit it replaces (several replaced limits that differ in those give
+     * one set of the override's each); in-flight limits stay.
+     */
+    private static List<LimitConfig> inForce(TargetConfig target, String plan, Map<Overrides.Key, List<Limit>> overrides) {
+        List<LimitConfig> limits = new ArrayList<>();
+        Set<List<Object>> replaced = new java.util.HashSet<>();
+        for (LimitConfig c : target.limits()) {
+            if (!c.plan().equals(plan)) {
+                continue;
+            }
+            List<Limit> rates = c.inFlight() ? null : overrides.get(new Overrides.Key(c.bucket(), plan));
+            if (rates == null) {
+                limits.add(c);
+            } else if (replaced.add(List.of(c.key(), c.weight(), c.weigher(), c.skipSuccessful(), c.name()))) {
+                for (Limit rate : rates) {
+                    limits.add(c.withRate(rate));
+                }
+            }
+        }
+        return limits;
     }
 
     /** The limits of {@code target} on {@code plan} (null: its default limits), with their resolvers and weighers. */
     private LimitSet limitSet(TargetConfig target, String plan, String bucket, ReportLog reportLog) {
         List<LimitSet.Charged> charged = new ArrayList<>();
-        for (LimitConfig c : target.limits()) {
-            if (!c.plan().equals(plan == null ? "" : plan)) {
-                continue;
-            }
+        for (LimitConfig c : inForce(target, plan == null ? "" : plan, overrides)) {
             String head = codec.bucketHead(c.bucket());
             if (c.skipSuccessful()) {
                 givingBack.add(head);
@@ -146,7 +177,7 @@ public final class Targets {
             for (Class<? extends ThrottleKey> type : c.key()) {
                 resolvers.add(resolver(type, c));
             }
-            charged.add(new LimitSet.Charged(c.toLimit(), head, c.weight(), c.weighed() ? weigher(c) : null, List.copyOf(resolvers),
+            charged.add(new LimitSet.Charged(c.toLimit(), c.bucket(), head, c.weight(), c.weighed() ? weigher(c) : null, List.copyOf(resolvers),
                     c.skipSuccessful()));
         }
         Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, CallResult.ALLOWED,
@@ -185,6 +216,89 @@ public final class Targets {
             throw c.invalid(member, type.getName(), "is neither a CDI bean nor a class with a public no-argument constructor");
         }
         return instance;
+    }
+
+    /**
+     * Why these rate limits cannot replace those of {@code key}: a bucket or plan no target declares (rate limits
+     * of), no limit, an in-flight one, one that breaks a rule of {@link Limit#check}, two counting the same
+     * window, or a limit below the weight of a call a target charges there.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    void checkOverride(Overrides.Key key, List<Limit> limits) {
+        List<LimitConfig> replaced = new ArrayList<>();
+        boolean bucketKnown = false;
+        for (Target t : built.values()) {
+            for (LimitConfig c : t.config().limits()) {
+                bucketKnown |= c.bucket().equals(key.bucket());
+                if (c.bucket().equals(key.bucket()) && c.plan().equals(key.plan()) && !c.inFlight()) {
+                    replaced.add(c);
+                }
+            }
+        }
+        if (!bucketKnown) {
+            throw new IllegalArgumentException("bucket '" + key.bucket() + "': no throttled method counts in it");
+        }
+        if (replaced.isEmpty()) {
+            throw new IllegalArgumentException("plan '" + key.plan() + "': no rate limit of bucket " + key.bucket()
+                    + (key.plan().isEmpty() ? " is a default limit" : " is declared for it"));
+        }
+        if (limits.isEmpty()) {
+            throw new IllegalArgumentException("limits: at least one rate is needed (clear the override to go back to the configured limits)");
+        }
+        for (int i = 0; i < limits.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (limits.get(j).sameWindow(limits.get(i))) {
+                    throw new IllegalArgumentException("rates " + (j + 1) + " and " + (i + 1) + " count the same window ("
+                            + limits.get(i) + "); give one a different window or precision");
+                }
+            }
+            for (LimitConfig c : replaced) {
+                int rate = i + 1;
+                limits.get(i).checkWeight(c.weight()).ifPresent(broken -> {
+                    throw new IllegalArgumentException("rate " + rate + " (" + limits.get(rate - 1) + "): limit " + limits.get(rate - 1).limit()
+                            + " is below the weight " + c.weight() + " that " + c.where() + " charges: such a call could never pass");
+                });
+            }
+        }
+    }
+
+    /** Puts these overrides in force on every target, built or to be built. */
+    synchronized void override(Map<Overrides.Key, List<Limit>> inForce) {
+        if (inForce.equals(overrides)) {
+            return;
+        }
+        overrides = inForce;
+        for (Target t : built.values()) {
+            t.limitSets(limitSets(t.config(), t.bucket(), reportLogs.get(t.bucket())));
+        }
+    }
+
+    /** Whether an override is in force for {@code key}. */
+    boolean overridden(Overrides.Key key) {
+        return overrides.containsKey(key);
+    }
+
+    /**
+     * The limits in force by bucket and plan ({@code ""}: the default limits), each once, in the order targets
+     * declare them.
+     */
+    Map<Overrides.Key, List<Limit>> limitsInForce() {
+        Map<Overrides.Key, java.util.LinkedHashSet<Limit>> all = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(Overrides.Key::bucket).thenComparing(Overrides.Key::plan));
+        Map<Overrides.Key, List<Limit>> now = overrides;
+        for (Target t : built.values()) {
+            List<String> plans = new ArrayList<>(t.config().plans());
+            plans.add(0, "");
+            for (String plan : plans) {
+                for (LimitConfig c : inForce(t.config(), plan, now)) {
+                    all.computeIfAbsent(new Overrides.Key(c.bucket(), plan), k -> new java.util.LinkedHashSet<>()).add(c.toLimit());
+                }
+            }
+        }
+        Map<Overrides.Key, List<Limit>> result = new java.util.LinkedHashMap<>();
+        all.forEach((k, v) -> result.put(k, List.copyOf(v)));
+        return result;
     }
 
     private record TargetId(Class<?> beanClass, Method method) {

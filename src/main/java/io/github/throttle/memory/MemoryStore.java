@@ -25,7 +25,7 @@ public final class MemoryStore implements Store {
     private final InstantSource clock;
     private final long expirySlackMillis;
     private final ConcurrentHashMap<String, IdentityCounts> identities = new ConcurrentHashMap<>();
-    private final SharedSettings shared = new SharedSettings();
+    private final SharedSettings shared;
     private final StripedLocks locks = new StripedLocks();
     private final Sweeper sweeper;
 
@@ -41,6 +41,7 @@ public final class MemoryStore implements Store {
     /** @param sweeps runs the sweeps of idle identities (tests: on the caller's thread, to know when they end) */
     MemoryStore(InstantSource clock, long expirySlackMillis, Executor sweeps) {
         this.clock = clock;
+        this.shared = new SharedSettings(clock);
         this.expirySlackMillis = expirySlackMillis;
         this.sweeper = new Sweeper(clock, identities::size, this::evictExpired, sweeps);
     }
@@ -403,6 +404,12 @@ public final class MemoryStore implements Store {
     @Override
     public CompletionStage<Void> writeShared(String key, String field, String value) {
         shared.write(key, field, value);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> addShared(String key, Map<String, Long> deltas, long ttlMillis) {
+        shared.add(key, deltas, ttlMillis);
         return CompletableFuture.completedFuture(null);
     }
 

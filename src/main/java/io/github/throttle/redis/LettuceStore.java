@@ -4,10 +4,12 @@ import io.github.throttle.engine.Store;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
+import io.lettuce.core.api.async.RedisKeyAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +38,9 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
     /** The hash commands of the connection (in a cluster: routed by key). */
     abstract RedisHashAsyncCommands<String, String> hashes(C connection);
 
+    /** The key commands of the connection (in a cluster: routed by key). */
+    abstract RedisKeyAsyncCommands<String, String> keys(C connection);
+
     @Override
     public final CompletionStage<Map<String, String>> readShared(String key) {
         return connection.get().thenCompose(c -> hashes(c).hgetall(key));
@@ -54,6 +59,21 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
             CompletionStage<?> written = value == null ? h.hdel(key, field) : h.hset(key, field, value);
             return written.thenCompose(x -> h.hincrby(key, VERSION, 1));
         }).thenApply(v -> null);
+    }
+
+    /** One {@code HINCRBY} per field, then {@code PEXPIRE}: sent together, answered once all are. */
+    @Override
+    public final CompletionStage<Void> addShared(String key, Map<String, Long> deltas, long ttlMillis) {
+        return connection.get().thenCompose(c -> {
+            RedisHashAsyncCommands<String, String> h = hashes(c);
+            CompletableFuture<?>[] sent = new CompletableFuture<?>[deltas.size() + 1];
+            int i = 0;
+            for (Map.Entry<String, Long> d : deltas.entrySet()) {
+                sent[i++] = h.hincrby(key, d.getKey(), d.getValue()).toCompletableFuture();
+            }
+            sent[i] = keys(c).pexpire(key, ttlMillis).toCompletableFuture();
+            return CompletableFuture.allOf(sent);
+        });
     }
 
     @Override

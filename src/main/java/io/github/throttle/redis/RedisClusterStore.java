@@ -5,6 +5,7 @@ import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
+import io.lettuce.core.api.async.RedisKeyAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -230,6 +231,11 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     @Override
     RedisHashAsyncCommands<String, String> hashes(StatefulRedisClusterConnection<String, String> connection) {
+        return connection.async();
+    }
+
+    @Override
+    RedisKeyAsyncCommands<String, String> keys(StatefulRedisClusterConnection<String, String> connection) {
         return connection.async();
     }
 

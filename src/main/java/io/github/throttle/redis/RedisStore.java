@@ -5,6 +5,7 @@ import io.github.throttle.engine.StoreReply;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
+import io.lettuce.core.api.async.RedisKeyAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 
@@ -73,6 +74,11 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     @Override
     RedisHashAsyncCommands<String, String> hashes(StatefulRedisConnection<String, String> connection) {
+        return connection.async();
+    }
+
+    @Override
+    RedisKeyAsyncCommands<String, String> keys(StatefulRedisConnection<String, String> connection) {
         return connection.async();
     }
 

@@ -86,10 +86,10 @@ class RedisAclUserTest extends StoreContract {
         store.prepare().toCompletableFuture().join();
     }
 
-    /** What assignments made while running need: read the version, read them all, write one. */
+    /** What assignments and overrides made while running need: read the version, read them all, write one. */
     @Test
     void sharedSettingsWorkAsTheUser() {
-        String key = new io.github.throttle.engine.KeyCodec("throttle").sharedKey("assignments");
+        String key = new io.github.throttle.engine.KeyCodec("throttle").sharedKey("settings");
         assertEquals("", store.sharedVersion(key).toCompletableFuture().join());
         store.writeShared(key, "key:acme", "blocked|").toCompletableFuture().join();
         store.writeShared(key, "key:other", "pro|").toCompletableFuture().join();
@@ -97,5 +97,16 @@ class RedisAclUserTest extends StoreContract {
         assertEquals("3", store.sharedVersion(key).toCompletableFuture().join());
         assertEquals(java.util.Map.of("key:acme", "blocked|", Store.VERSION, "3"), store.readShared(key).toCompletableFuture().join());
         assertEquals(-1, admin.sync().ttl(key), "kept without expiry");
+    }
+
+    /** What the top denied needs: counters added to (HINCRBY), made to expire (PEXPIRE), read (HGETALL). */
+    @Test
+    void sharedCountsWorkAsTheUser() {
+        String key = new io.github.throttle.engine.KeyCodec("throttle").sharedKey("denied", "search") + ":42";
+        store.addShared(key, java.util.Map.of("key:acme", 3L, "ip:192.0.2.1", 1L), 70_000).toCompletableFuture().join();
+        store.addShared(key, java.util.Map.of("key:acme", 2L), 70_000).toCompletableFuture().join();
+        assertEquals(java.util.Map.of("key:acme", "5", "ip:192.0.2.1", "1"), store.readShared(key).toCompletableFuture().join());
+        long ttl = admin.sync().pttl(key);
+        assertTrue(ttl > 0 && ttl <= 70_000, "expires: " + ttl);
     }
 }

@@ -1,0 +1,220 @@
+package io.github.throttle.limiter;
+
+import io.github.throttle.Caller;
+import io.github.throttle.Throttle;
+import io.github.throttle.ThrottleAdmin;
+import io.github.throttle.ThrottleKey;
+import io.github.throttle.Throttler.Rate;
+import io.github.throttle.boot.Bootstrap;
+import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.engine.Store;
+import io.github.throttle.memory.MemoryStore;
+import io.github.throttle.metrics.Meters;
+import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.TestCaller;
+import io.github.throttle.testing.TestConfig;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Limits changed while running: overrides and what they are checked against, usage and reset, on one instance
+ * and on two sharing a store (two limiters on one embedded store share its settings as two instances share a
+ * Redis).
+ */
+class AdminTest {
+
+    static class Api {
+        @Throttle(limit = 5, duration = 60, name = "search", key = ThrottleKey.ApiKey.class)
+        @Throttle(limit = 100, duration = 60, name = "search", key = ThrottleKey.ApiKey.class, plan = "pro")
+        public void search() { }
+
+        @Throttle(limit = 3, duration = 60, name = "export", key = ThrottleKey.ApiKey.class, inFlight = true)
+        public void export() { }
+
+        @Throttle(limit = 5, duration = 60, name = "search", key = ThrottleKey.ApiKey.class)
+        public void suggest() { }
+
+        @Throttle(limit = 50, duration = 1, unit = java.time.temporal.ChronoUnit.HOURS, weight = 10, name = "upload")
+        public void upload() { }
+    }
+
+    /** At the start of a minute, so that fixed windows of a minute start with the test. */
+    private final MutableClock clock = new MutableClock(1_699_999_980_000L);
+
+    private static Limiter limiter(Store store, InstantSource clock) {
+        Config c = TestConfig.of();
+        Limiter l = Bootstrap.assemble(ThrottleSettings.read(c), c, store, clock, ValidationTest::construct, m -> false,
+                Meters.NONE, Optional.empty());
+        for (String m : List.of("search", "suggest", "upload", "export")) {
+            l.target(Api.class, method(m));
+        }
+        return l;
+    }
+
+    private static Method method(String name) {
+        try {
+            return Api.class.getDeclaredMethod(name);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static boolean allowed(Limiter l, String method, Caller caller) {
+        return l.decide(l.target(Api.class, method(method)), caller).toCompletableFuture().join().decision().allowed();
+    }
+
+    private static TestCaller key(String key) {
+        return new TestCaller("192.0.2.1", null, Map.of("X-API-Key", key));
+    }
+
+    private static Rate perMinute(long limit) {
+        return Rate.of(limit, Duration.ofMinutes(1));
+    }
+
+    @Test
+    void everyInvalidOverrideIsNamedAndChangesNothing() {
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            List<ThrottleAdmin.BucketLimits> before = l.buckets();
+            Map<List<Rate>, String> invalid = Map.ofEntries(
+                    Map.entry(List.of(perMinute(0)), "rate 1 (0 per PT1M by PT1M): limit = 0 must be between 1 and"),
+                    Map.entry(List.of(perMinute(5), Rate.of(Integer.MAX_VALUE + 1L, Duration.ofHours(1))), "rate 2"),
+                    Map.entry(List.of(Rate.of(5, Duration.ZERO)), "duration = 0 must be at least 1 ms"),
+                    Map.entry(List.of(Rate.sliding(5, Duration.ofMinutes(1), Duration.ofMinutes(2))), "precision = 120000 must be between 1 ms and the duration"),
+                    Map.entry(List.of(Rate.sliding(5, Duration.ofMinutes(1), Duration.ZERO)), "precision = 0"),
+                    Map.entry(List.of(Rate.sliding(5, Duration.ofDays(1), Duration.ofMillis(1))), "sub-buckets"),
+                    Map.entry(List.of(Rate.inFlight(5, Duration.ofMinutes(1))), "in-flight limits are not overridden"),
+                    Map.entry(List.of(perMinute(5), Rate.of(9, Duration.ofSeconds(60))), "rates 1 and 2 count the same window"),
+                    Map.entry(List.of(), "at least one rate"));
+            invalid.forEach((rates, why) -> {
+                String message = assertThrows(IllegalArgumentException.class, () -> l.override("search", "", rates, null)).getMessage();
+                assertTrue(message.contains(why), message + " should say " + why);
+            });
+            String weight = assertThrows(IllegalArgumentException.class,
+                    () -> l.override("upload", null, List.of(Rate.of(9, Duration.ofHours(1))), null)).getMessage();
+            assertTrue(weight.contains("below the weight 10") && weight.contains("Api#upload"), weight);
+            String bucket = assertThrows(IllegalArgumentException.class, () -> l.override("nowhere", "", List.of(perMinute(5)), null)).getMessage();
+            assertTrue(bucket.contains("bucket 'nowhere'"), bucket);
+            String plan = assertThrows(IllegalArgumentException.class, () -> l.override("search", "gold", List.of(perMinute(5)), null)).getMessage();
+            assertTrue(plan.contains("plan 'gold'"), plan);
+            String inFlightOnly = assertThrows(IllegalArgumentException.class, () -> l.override("export", "", List.of(perMinute(5)), null)).getMessage();
+            assertTrue(inFlightOnly.contains("no rate limit of bucket export"), inFlightOnly);
+            assertEquals(before, l.buckets(), "nothing changed");
+        }
+    }
+
+    @Test
+    void anOverrideReplacesTheLimitsOfItsBucketOnEveryTargetAndKeepsWhatWasUsed() {
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            for (int i = 0; i < 3; i++) {
+                assertTrue(allowed(l, i % 2 == 0 ? "search" : "suggest", key("acme")));
+            }
+            l.override("search", "default", List.of(perMinute(2)), null);
+            assertFalse(allowed(l, "search", key("acme")), "3 used, 2 allowed now");
+            assertFalse(allowed(l, "suggest", key("acme")), "the other target counting in the bucket too");
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 2, 3, 0, 60_000)), l.usage("search", "", "key:acme"),
+                    "what was used is kept, and shown above the lowered limit");
+            assertTrue(l.buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(2)), true)), l.buckets().toString());
+            assertTrue(l.buckets().contains(new ThrottleAdmin.BucketLimits("search", "pro",
+                    List.of(perMinute(100)), false)), "the plan's limits stay");
+
+            l.override("search", "", List.of(perMinute(4)), null);
+            assertTrue(allowed(l, "search", key("acme")), "raised: the denial known before is forgotten");
+            assertEquals(4, l.usage("search", null, "key:acme").get(0).used());
+
+            l.clearOverride("search", null, null);
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 5, 4, 1, 60_000)), l.usage("search", "", "key:acme"));
+            assertTrue(l.buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(5)), false)));
+        }
+    }
+
+    @Test
+    void usageFollowsThePlanOfAnAssignmentAndChargesNothing() {
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            assertTrue(allowed(l, "search", key("acme")));
+            l.assign("key:acme", "pro", Duration.ofMinutes(5), null);
+            assertTrue(allowed(l, "search", key("acme")));
+            List<ThrottleAdmin.Usage> pro = l.usage("search", null, "key:acme");
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 100, 2, 98, 60_000)), pro, "one usage, whichever plan counted it");
+            assertEquals(pro, l.usage("search", "pro", "key:acme"), "asking charged nothing");
+            assertEquals(5, l.usage("search", "", "key:acme").get(0).limit());
+            clock.advance(Duration.ofMinutes(5));
+            assertEquals(5, l.usage("search", null, "key:acme").get(0).limit(), "the assignment ended, by the clock");
+            assertThrows(IllegalArgumentException.class, () -> l.usage("nowhere", null, "key:acme"));
+            assertThrows(IllegalArgumentException.class, () -> l.usage("search", "gold", "key:acme"));
+            assertThrows(IllegalArgumentException.class, () -> l.usage("search", null, " "));
+        }
+    }
+
+    @Test
+    void overridesAndResetsMadeOnOneInstanceReachAnotherAndItsDenyCache() {
+        MemoryStore store = new MemoryStore(clock);
+        try (Limiter a = limiter(store, clock); Limiter b = limiter(store, clock)) {
+            for (int i = 0; i < 5; i++) {
+                assertTrue(allowed(b, "search", key("k")));
+            }
+            assertFalse(allowed(b, "search", key("k")), "b remembers this denial");
+            a.override("search", "", List.of(perMinute(7)), null);
+            await("b applies the raise", () -> allowed(b, "search", key("k")));
+            assertEquals(6, a.usage("search", "", "key:k").get(0).used());
+
+            assertTrue(allowed(b, "search", key("k")));
+            assertFalse(allowed(b, "search", key("k")), "b remembers this denial too");
+            a.resetEverywhere("search", "key:k", "ops");
+            await("b forgets the denial and the counts are gone", () -> allowed(b, "search", key("k")));
+            assertEquals(1, a.usage("search", "", "key:k").get(0).used());
+
+            try (Limiter later = limiter(store, clock)) {
+                assertTrue(later.buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(7)), true)),
+                        "a new instance starts with the overrides");
+            }
+        }
+    }
+
+    @Test
+    void theMostDeniedOfTheLastMinuteOverEveryInstance() {
+        MemoryStore store = new MemoryStore(clock);
+        try (Limiter a = limiter(store, clock); Limiter b = limiter(store, clock)) {
+            for (int i = 0; i < 5; i++) {
+                allowed(a, "search", key("heavy"));
+                allowed(a, "search", key("light"));
+            }
+            for (int i = 0; i < 7; i++) {
+                allowed(i % 2 == 0 ? a : b, "search", key("heavy"));
+            }
+            clock.advance(Duration.ofSeconds(20));
+            allowed(b, "search", key("light"));
+            a.topDenied("search", 10);
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7), new ThrottleAdmin.Denied("key:light", 1)),
+                    b.topDenied("search", 10), "each instance's denials, deny-cache answers included");
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7)), b.topDenied("search", 1));
+            assertEquals(List.of(), b.topDenied("suggest", 10));
+            clock.advance(Duration.ofSeconds(45));
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:light", 1)), b.topDenied("search", 10), "the first slot left the minute");
+            assertThrows(IllegalArgumentException.class, () -> b.topDenied("search", 0));
+        }
+    }
+
+    /** Only a real fault makes this wait long: the product applies a change within a second. */
+    private static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, what + " not within 30 s");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+}
