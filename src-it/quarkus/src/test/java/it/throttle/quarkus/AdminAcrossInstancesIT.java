@@ -8,12 +8,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,34 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
 class AdminAcrossInstancesIT {
 
-    private static Process instanceB;
-    private static int portB;
+    private static SecondInstance instanceB;
 
     @BeforeAll
     static void startInstanceB() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            portB = s.getLocalPort();
-        }
-        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        instanceB = new ProcessBuilder(java, "-Dquarkus.http.port=" + portB, "-Dquarkus.http.host=127.0.0.1",
-                "-Dthrottle.redis.uri=" + RedisResource.redis.uri(), "-jar", "target/quarkus-app/quarkus-run.jar")
-                .redirectErrorStream(true).redirectOutput(new File("target/instance-b.log")).start();
-        await("instance B serves (see target/instance-b.log)", () -> {
-            try {
-                return b().get("/quarkus/admin/limits").statusCode() == 200;
-            } catch (Exception notYet) { // RestAssured throws ConnectException unchecked while B starts
-                return false;
-            }
-        });
+        instanceB = SecondInstance.start("instance-b", "/quarkus/admin/limits");
     }
 
     @AfterAll
     static void stopInstanceB() throws InterruptedException {
         if (instanceB != null) {
-            instanceB.destroy();
-            if (!instanceB.waitFor(30, TimeUnit.SECONDS)) {
-                instanceB.destroyForcibly();
-            }
+            instanceB.close();
         }
     }
 
@@ -66,7 +45,7 @@ class AdminAcrossInstancesIT {
     }
 
     private static RequestSpecification b() {
-        return RestAssured.given().port(portB);
+        return instanceB.given();
     }
 
     private static int call(RequestSpecification instance, String key) {
@@ -120,12 +99,7 @@ class AdminAcrossInstancesIT {
         assertTrue(b().get("/quarkus/admin/top?n=1").asString().equals("key:flood-heavy=17"));
     }
 
-    /** Only a real fault makes this wait long. */
     private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, what + " not within 30 s");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        }
+        SecondInstance.await(what, condition);
     }
 }

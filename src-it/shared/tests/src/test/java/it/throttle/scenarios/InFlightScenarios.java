@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and while its body streams, and gives it back when its response is written, whether it succeeded or failed.
  * Each call is named by an id; the test starts it, waits until the server says it works, and finishes it.
  */
-public abstract class InFlightScenarios extends ClientScenarios {
+public abstract class InFlightScenarios extends WaitingScenarios {
 
     private static final String POLICY = "\"10m\";q=100;w=600, \"in-flight-10m\";q=2;w=600;qu=\"concurrent-requests\"";
 
