@@ -1,0 +1,31 @@
+package it.throttle.lts;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import it.throttle.scenarios.AdminClient;
+import org.junit.jupiter.api.Test;
+
+/** Without throttle.admin.enabled, the admin API answers as a path no resource has, whoever asks. */
+@QuarkusTest
+@TestProfile(EmbeddedStoreTest.Embedded.class)
+class AdminApiSwitchedOffTest extends AdminClient {
+
+    @Override
+    protected String baseUri() {
+        return "http://localhost";
+    }
+
+    @Override
+    protected int port() {
+        return RestAssured.port;
+    }
+
+    @Test
+    void itAnswers404() {
+        operator().get("/throttle-admin/assignments").then().statusCode(404);
+        operator().queryParam("identity", "ip:" + freshAddress()).queryParam("plan", "blocked")
+                .put("/throttle-admin/assignments").then().statusCode(404);
+        anonymous().get("/throttle-admin/buckets").then().statusCode(404);
+    }
+}
