@@ -74,7 +74,7 @@ public abstract class AdminChangesScenarios extends AdminClient {
         JsonPath used = usage(address);
         assertEquals(BUCKET, used.getString("bucket"));
         assertEquals("ip:" + address, used.getString("identity"));
-        assertEquals(null, used.get("plan"));
+        assertEquals(null, used.getString("plan"));
         assertEquals(2, used.getInt("limits[0].used"), used.prettify());
         assertEquals(1, used.getInt("limits[0].remaining"), used.prettify());
         assertTrue(used.getLong("limits[0].resetSeconds") > 0, used.prettify());
