@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.security.Principal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,22 +69,17 @@ public class ThrottleAdminResource {
     @Operation(hidden = true)
     public Response buckets(@Context SecurityContext security) {
         return read(security, () -> {
-            StringBuilder b = new StringBuilder(256).append('[');
+            JsonText json = new JsonText().array();
             for (ThrottleAdmin.BucketLimits bucket : admin.buckets()) {
                 for (Throttler.Rate rate : bucket.limits()) {
-                    separate(b, '[');
-                    b.append("{\"bucket\":");
-                    RateLimitFields.Json.string(b, bucket.bucket());
-                    b.append(",\"plan\":");
-                    RateLimitFields.Json.string(b, planName(bucket.plan()));
                     long window = rate.window().toMillis();
-                    b.append(",\"limit\":").append(rate.limit())
-                            .append(",\"windowMillis\":").append(window)
-                            .append(",\"precisionMillis\":").append(rate.precision() == null ? window : rate.precision().toMillis())
-                            .append(",\"overridden\":").append(bucket.overridden()).append('}');
+                    json.object().member("bucket", bucket.bucket()).member("plan", planName(bucket.plan()))
+                            .member("limit", rate.limit()).member("windowMillis", window)
+                            .member("precisionMillis", rate.precision() == null ? window : rate.precision().toMillis())
+                            .member("overridden", bucket.overridden()).end('}');
                 }
             }
-            return b.append(']');
+            return json.end(']');
         });
     }
 
@@ -128,27 +124,14 @@ public class ThrottleAdminResource {
             String b = required("bucket", bucket);
             String id = identity(identity, identityHeader);
             String p = plan == null || plan.isEmpty() ? null : plan.equals("default") ? "" : plan;
-            StringBuilder json = new StringBuilder(256).append("{\"bucket\":");
             List<ThrottleAdmin.Usage> usage = admin.usage(b, p, id);
-            RateLimitFields.Json.string(json, b);
-            json.append(",\"identity\":");
-            RateLimitFields.Json.string(json, id);
-            json.append(",\"plan\":");
-            if (p == null) {
-                json.append("null");
-            } else {
-                RateLimitFields.Json.string(json, planName(p));
-            }
-            json.append(",\"limits\":[");
+            JsonText json = new JsonText().object().member("bucket", b).member("identity", id)
+                    .member("plan", p == null ? null : planName(p)).name("limits").array();
             for (ThrottleAdmin.Usage u : usage) {
-                separate(json, '[');
-                json.append("{\"policy\":");
-                RateLimitFields.Json.string(json, u.policy());
-                json.append(",\"limit\":").append(u.limit()).append(",\"used\":").append(u.used())
-                        .append(",\"remaining\":").append(u.remaining())
-                        .append(",\"resetSeconds\":").append(RateLimitFields.secondsUp(u.resetMillis())).append('}');
+                json.object().member("policy", u.policy()).member("limit", u.limit()).member("used", u.used())
+                        .member("remaining", u.remaining()).member("resetSeconds", RateLimitFields.secondsUp(u.resetMillis())).end('}');
             }
-            return json.append("]}");
+            return json.end(']').end('}');
         });
     }
 
@@ -200,22 +183,13 @@ public class ThrottleAdminResource {
     @Operation(hidden = true)
     public Response assignments(@Context SecurityContext security) {
         return read(security, () -> {
-            StringBuilder b = new StringBuilder(256).append('[');
+            JsonText json = new JsonText().array();
             for (Map.Entry<String, ThrottleAdmin.Assignment> a : new TreeMap<>(admin.assignments()).entrySet()) {
-                separate(b, '[');
-                b.append("{\"identity\":");
-                RateLimitFields.Json.string(b, a.getKey());
-                b.append(",\"plan\":");
-                RateLimitFields.Json.string(b, a.getValue().plan());
-                b.append(",\"until\":");
-                if (a.getValue().until() == null) {
-                    b.append("null");
-                } else {
-                    RateLimitFields.Json.string(b, a.getValue().until().toString());
-                }
-                b.append('}');
+                Instant until = a.getValue().until();
+                json.object().member("identity", a.getKey()).member("plan", a.getValue().plan())
+                        .member("until", until == null ? null : until.toString()).end('}');
             }
-            return b.append(']');
+            return json.end(']');
         });
     }
 
@@ -226,14 +200,11 @@ public class ThrottleAdminResource {
         return read(security, () -> {
             String b = required("bucket", bucket);
             int count = n == null || n.isBlank() ? 10 : parse("n", n, ThrottleAdminResource::count);
-            StringBuilder json = new StringBuilder(256).append('[');
+            JsonText json = new JsonText().array();
             for (ThrottleAdmin.Denied d : admin.topDenied(b, count)) {
-                separate(json, '[');
-                json.append("{\"identity\":");
-                RateLimitFields.Json.string(json, d.identity());
-                json.append(",\"denied\":").append(d.denied()).append('}');
+                json.object().member("identity", d.identity()).member("denied", d.denied()).end('}');
             }
-            return json.append(']');
+            return json.end(']');
         });
     }
 
@@ -250,7 +221,7 @@ public class ThrottleAdminResource {
         T run();
     }
 
-    private Response read(SecurityContext security, Work<CharSequence> work) {
+    private Response read(SecurityContext security, Work<JsonText> work) {
         return answer(security, () -> Response.ok(work.run().toString(), JSON).build());
     }
 
@@ -343,10 +314,77 @@ public class ThrottleAdminResource {
         }
     }
 
-    /** A comma before every element of a JSON array but the first. */
-    private static void separate(StringBuilder b, char opening) {
-        if (b.charAt(b.length() - 1) != opening) {
-            b.append(',');
+    /**
+     * JSON text written as it goes: arrays, objects, and members whose values are strings (null written as
+     * {@code null}), numbers or booleans; the commas come by themselves.
+     */
+    static final class JsonText {
+        private final StringBuilder text = new StringBuilder(256);
+        /** Whether the next value is the first of its array or object (or follows a member name). */
+        private boolean first = true;
+
+        JsonText array() {
+            return open('[');
+        }
+
+        JsonText object() {
+            return open('{');
+        }
+
+        /** Ends the innermost array or object with its closing bracket. */
+        JsonText end(char closing) {
+            text.append(closing);
+            first = false;
+            return this;
+        }
+
+        JsonText name(String name) {
+            separate();
+            RateLimitFields.Json.string(text, name);
+            text.append(':');
+            first = true;
+            return this;
+        }
+
+        JsonText member(String name, String value) {
+            name(name);
+            if (value == null) {
+                text.append("null");
+            } else {
+                RateLimitFields.Json.string(text, value);
+            }
+            first = false;
+            return this;
+        }
+
+        JsonText member(String name, long value) {
+            name(name).text.append(value);
+            first = false;
+            return this;
+        }
+
+        JsonText member(String name, boolean value) {
+            name(name).text.append(value);
+            first = false;
+            return this;
+        }
+
+        private JsonText open(char opening) {
+            separate();
+            text.append(opening);
+            first = true;
+            return this;
+        }
+
+        private void separate() {
+            if (!first) {
+                text.append(',');
+            }
+        }
+
+        @Override
+        public String toString() {
+            return text.toString();
         }
     }
 }

@@ -103,8 +103,9 @@ class ThrottleAdminResourceTest {
         return new ThrottleAdminResource(admin, ThrottleSettings.read(TestConfig.of(config)));
     }
 
+    /** A caller with these roles; none when {@code name} is null. */
     private static SecurityContext user(String name, String... roles) {
-        Principal p = () -> name;
+        Principal p = name == null ? null : () -> name;
         return new SecurityContext() {
             @Override
             public Principal getUserPrincipal() {
@@ -128,27 +129,7 @@ class ThrottleAdminResourceTest {
         };
     }
 
-    private static final SecurityContext ANONYMOUS = new SecurityContext() {
-        @Override
-        public Principal getUserPrincipal() {
-            return null;
-        }
-
-        @Override
-        public boolean isUserInRole(String role) {
-            return false;
-        }
-
-        @Override
-        public boolean isSecure() {
-            return false;
-        }
-
-        @Override
-        public String getAuthenticationScheme() {
-            return null;
-        }
-    };
+    private static final SecurityContext ANONYMOUS = user(null);
 
     private static final SecurityContext OPERATOR = user("olga", "throttle-admin");
 

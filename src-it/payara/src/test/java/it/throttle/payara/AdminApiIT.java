@@ -34,11 +34,6 @@ class AdminApiIT extends AdminScenarios {
     }
 
     @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
-
-    @Override
     protected int port() {
         return payara.port();
     }

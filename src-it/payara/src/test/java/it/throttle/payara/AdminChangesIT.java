@@ -20,11 +20,6 @@ class AdminChangesIT extends AdminChangesScenarios {
     }
 
     @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
-
-    @Override
     protected int port() {
         return payara.port();
     }

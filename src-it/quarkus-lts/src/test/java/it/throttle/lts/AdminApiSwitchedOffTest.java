@@ -2,7 +2,6 @@ package it.throttle.lts;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.RestAssured;
 import it.throttle.scenarios.AdminClient;
 import org.junit.jupiter.api.Test;
 
@@ -10,16 +9,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(EmbeddedStoreTest.Embedded.class)
 class AdminApiSwitchedOffTest extends AdminClient {
-
-    @Override
-    protected String baseUri() {
-        return "http://localhost";
-    }
-
-    @Override
-    protected int port() {
-        return RestAssured.port;
-    }
 
     @Test
     void itAnswers404() {

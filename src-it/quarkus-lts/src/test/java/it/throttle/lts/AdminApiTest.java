@@ -30,16 +30,6 @@ class AdminApiTest extends AdminScenarios {
         }
     }
 
-    @Override
-    protected String baseUri() {
-        return "http://localhost";
-    }
-
-    @Override
-    protected int port() {
-        return RestAssured.port;
-    }
-
     @Test
     void itsOwnRefusalsAreProblemBodies() {
         anonymous().get("/throttle-admin/assignments").then().statusCode(401)

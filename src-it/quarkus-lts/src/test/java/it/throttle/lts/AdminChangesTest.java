@@ -2,21 +2,10 @@ package it.throttle.lts;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.RestAssured;
 import it.throttle.scenarios.AdminChangesScenarios;
 
 /** Overrides, usage, reset and top denied over the admin API on Quarkus REST. */
 @QuarkusTest
 @TestProfile(AdminApiTest.AdminEnabled.class)
 class AdminChangesTest extends AdminChangesScenarios {
-
-    @Override
-    protected String baseUri() {
-        return "http://localhost";
-    }
-
-    @Override
-    protected int port() {
-        return RestAssured.port;
-    }
 }

@@ -2,6 +2,7 @@ package it.throttle.scenarios;
 
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -25,19 +26,19 @@ public abstract class AdminScenarios extends AdminClient {
 
     @Test
     public void withoutCredentialsTheAdminApiAnswers401() {
-        anonymous().get("/throttle-admin/assignments").then().statusCode(401);
-        String address = freshAddress();
-        anonymous().queryParam("identity", "ip:" + address).queryParam("plan", "blocked")
-                .put("/throttle-admin/assignments").then().statusCode(401);
-        assertEquals(null, assignments().get("ip:" + address), "nothing was assigned");
+        refusedAndNothingChanges(anonymous(), 401);
     }
 
     @Test
     public void aUserWithoutTheRoleGets403() {
-        reader().get("/throttle-admin/assignments").then().statusCode(403);
+        refusedAndNothingChanges(reader(), 403);
+    }
+
+    private void refusedAndNothingChanges(RequestSpecification caller, int status) {
+        caller.get("/throttle-admin/assignments").then().statusCode(status);
         String address = freshAddress();
-        reader().queryParam("identity", "ip:" + address).queryParam("plan", "blocked")
-                .put("/throttle-admin/assignments").then().statusCode(403);
+        caller.queryParam("identity", "ip:" + address).queryParam("plan", "blocked")
+                .put("/throttle-admin/assignments").then().statusCode(status);
         assertEquals(null, assignments().get("ip:" + address), "nothing was assigned");
     }
 
