@@ -32,6 +32,9 @@ public abstract class AdminScenarios extends AdminClient {
     @Test
     public void aUserWithoutTheRoleGets403() {
         refusedAndNothingChanges(reader(), 403);
+        // authenticated, the caller reaches the admin API, whose own refusal this is
+        reader().get("/throttle-admin/buckets").then().statusCode(403)
+                .contentType(containsString("application/problem+json")).body("detail", containsString("throttle-admin"));
     }
 
     private void refusedAndNothingChanges(RequestSpecification caller, int status) {
