@@ -1,11 +1,16 @@
 package it.throttle.payara;
 
+import io.restassured.path.json.JsonPath;
 import it.throttle.scenarios.AdminScenarios;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The admin API on Payara Micro: basic auth (web.xml) against file-realm users made by post-boot commands, the
@@ -36,5 +41,13 @@ class AdminApiIT extends AdminScenarios {
     @Override
     protected int port() {
         return payara.port();
+    }
+
+    @Test
+    public void theOpenApiDocumentLeavesItOutAndShowsThe403OfThrottledOperations() {
+        JsonPath doc = anonymous().accept("application/json").get("/openapi").then().statusCode(200).extract().jsonPath();
+        assertFalse(doc.getMap("paths").keySet().stream().anyMatch(p -> String.valueOf(p).contains("throttle-admin")),
+                String.valueOf(doc.getMap("paths").keySet()));
+        assertTrue(doc.getMap("paths.'/it/admin-target'.get.responses").containsKey("403"));
     }
 }
