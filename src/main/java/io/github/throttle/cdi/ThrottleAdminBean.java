@@ -14,20 +14,28 @@ import java.util.Map;
 @ApplicationScoped
 public class ThrottleAdminBean implements ThrottleAdmin {
 
-    /** Who the log names for changes made by the application's own code. */
+    /** Who the log names for changes made by the application's own code, with no caller. */
     private static final String APPLICATION = "application";
 
     @Inject
     Limiter limiter;
 
+    @Inject
+    PrincipalLookup principals;
+
+    /** Who makes a change: the caller's principal (the admin API's operator), else the application. */
+    private String who() {
+        return principals.current().map(java.security.Principal::getName).filter(name -> !name.isBlank()).orElse(APPLICATION);
+    }
+
     @Override
     public void assign(String identity, String plan, Duration duration) {
-        limiter.assign(identity, plan, duration, APPLICATION);
+        limiter.assign(identity, plan, duration, who());
     }
 
     @Override
     public void unassign(String identity) {
-        limiter.unassign(identity, APPLICATION);
+        limiter.unassign(identity, who());
     }
 
     @Override
@@ -42,12 +50,12 @@ public class ThrottleAdminBean implements ThrottleAdmin {
 
     @Override
     public void override(String bucket, String plan, List<Throttler.Rate> limits) {
-        limiter.override(bucket, plan, limits, APPLICATION);
+        limiter.override(bucket, plan, limits, who());
     }
 
     @Override
     public void clearOverride(String bucket, String plan) {
-        limiter.clearOverride(bucket, plan, APPLICATION);
+        limiter.clearOverride(bucket, plan, who());
     }
 
     @Override
@@ -57,7 +65,7 @@ public class ThrottleAdminBean implements ThrottleAdmin {
 
     @Override
     public void reset(String bucket, String identity) {
-        limiter.resetEverywhere(bucket, identity, APPLICATION);
+        limiter.resetEverywhere(bucket, identity, who());
     }
 
     @Override

@@ -8,12 +8,12 @@ import java.util.Locale;
  * Reads durations written as {@code 500ms}, {@code 2s}, {@code 1m}, {@code 1h}, {@code 1d}, {@code 750} (ms) or
  * ISO-8601 {@code PT0.5S}.
  */
-final class Durations {
+public final class Durations {
 
     private Durations() {
     }
 
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         try {
             if (t.startsWith("pt") || t.startsWith("p")) {

@@ -29,7 +29,9 @@ public record ThrottleSettings(
         String keyHeader,
         boolean report,
         String metrics,
-        int denyCacheSize) {
+        int denyCacheSize,
+        boolean adminEnabled,
+        String adminRole) {
 
     /** Which rate-limit fields responses carry. */
     public enum HeaderStyle {
@@ -55,10 +57,13 @@ public record ThrottleSettings(
     public static final String MODE = "throttle.mode";
     public static final String METRICS = "throttle.metrics";
     public static final String DENY_CACHE_SIZE = "throttle.deny-cache.size";
+    public static final String ADMIN_ENABLED = "throttle.admin.enabled";
+    public static final String ADMIN_ROLE = "throttle.admin.role";
 
     /** Every key Throttle reads. */
     public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
-            TIME_SOURCE, ON_STORE_FAILURE, LOCAL_SHARE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE);
+            TIME_SOURCE, ON_STORE_FAILURE, LOCAL_SHARE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE,
+            ADMIN_ENABLED, ADMIN_ROLE);
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
@@ -131,8 +136,13 @@ public record ThrottleSettings(
             }
             throw invalid(DENY_CACHE_SIZE, v, "must be a whole number from 0 (off) to 10000000");
         }).orElse(10_000);
+        boolean admin = bool(config, ADMIN_ENABLED, false);
+        String role = string(config, ADMIN_ROLE).map(String::trim).orElse("throttle-admin");
+        if (role.isEmpty()) {
+            throw invalid(ADMIN_ROLE, role, "must name the role that may use the admin API");
+        }
         return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, onFailure, share, headers, List.copyOf(proxies), header,
-                report, metrics, denyCache);
+                report, metrics, denyCache, admin, role);
     }
 
     private static void checkUri(String uri, boolean cluster) {

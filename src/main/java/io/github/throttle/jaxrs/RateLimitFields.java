@@ -9,8 +9,13 @@ import java.util.List;
 
 /**
  * The response fields of a decision: {@code RateLimit-Policy} / {@code RateLimit}
- * (draft-ietf-httpapi-ratelimit-headers, one list member per limit), or the {@code X-RateLimit-*} trio,
+ * (draft-ietf-httpapi-ratelimit-headers-11, one list member per limit), or the {@code X-RateLimit-*} trio,
  * and for a denied call {@code Retry-After} plus an RFC 9457 problem body.
+ *
+ * <p>{@code r} is the available quota; {@code t} the effective window, the seconds (rounded up) during which no
+ * more than {@code r} can be used: until the oldest counted sub-bucket leaves a sliding window (then some weight
+ * comes back, not all), until the end of a fixed window (then all of it). For a violated limit it is when this
+ * call would fit, which {@code Retry-After} never undercuts.
  */
 final class RateLimitFields {
 
@@ -37,7 +42,12 @@ final class RateLimitFields {
                     // the quota counts calls in progress (draft-ietf-httpapi-ratelimit-headers, quota unit)
                     policy.append(";qu=\"concurrent-requests\"");
                 }
-                state.append(separator).append(name).append(";r=").append(q.remaining()).append(";t=").append(secondsUp(q.resetMillis()));
+                state.append(separator).append(name).append(";r=").append(q.remaining());
+                if (q.resetMillis() > 0) {
+                    // the effective window (draft-11): until weight comes back, no more than r can be used; with
+                    // nothing counted there is no such time yet, and t is left out
+                    state.append(";t=").append(secondsUp(q.resetMillis()));
+                }
             }
             headers.putSingle("RateLimit-Policy", policy.toString());
             headers.putSingle("RateLimit", state.toString());
@@ -95,7 +105,7 @@ final class RateLimitFields {
     }
 
     /** An {@code about:blank} problem body with this status. */
-    private static Response.ResponseBuilder problem(int status, String title, String detail) {
+    static Response.ResponseBuilder problem(int status, String title, String detail) {
         StringBuilder body = new StringBuilder(120 + detail.length());
         body.append("{\"type\":\"about:blank\",\"title\":\"").append(title).append("\",\"status\":").append(status)
                 .append(",\"detail\":");

@@ -186,9 +186,13 @@ public final class Limiter implements AutoCloseable {
         return Decision.of(true, quotas);
     }
 
-    /** Whether some calls may be refused as blocked: a {@code blocked} list names someone, or a plan bean exists. */
+    /**
+     * Whether some calls may be refused as blocked: a {@code blocked} list names someone, a plan bean exists, or the
+     * admin API is on.
+     */
     public boolean mayBlock() {
-        return plans.mayBlock();
+        // with the admin API, anyone can be put on plan blocked at any time
+        return plans.mayBlock() || settings.adminEnabled();
     }
 
     /**

@@ -56,7 +56,7 @@ final class Responses {
                             .items(typed(OASFactory.createSchema(), "STRING"))));
         }
         header(c, "Retry-After", "Seconds to wait before this call can succeed", "INTEGER");
-        header(c, "RateLimit", "Per limit: remaining weight (r) and seconds until weight comes back (t)", "STRING");
+        header(c, "RateLimit", "Per limit: available weight (r) and the seconds during which no more can be used (t)", "STRING");
         header(c, "RateLimit-Policy", "Per limit: the weight allowed (q) per window of w seconds", "STRING");
         if (deny && (c.getResponses() == null || !c.getResponses().containsKey("ThrottleUnavailable"))) {
             c.addResponse("ThrottleUnavailable", problem("Service Unavailable: the rate limiter cannot decide right now;"

@@ -61,6 +61,17 @@ class RateLimitFieldsTest {
     }
 
     @Test
+    void withNothingCountedThereIsNoEffectiveWindowAndTIsLeftOut() {
+        // draft-11: t is the time within which no more than r can be used; with nothing counted, no weight is
+        // due back, so the member carries r alone
+        Decision d = Decision.of(true, List.of(new Decision.Quota("1m", 10, 60_000, 10, 0, false),
+                new Decision.Quota("1h", 100, 3_600_000, 40, 12_000, false)));
+        var fields = new MultivaluedHashMap<String, Object>();
+        RateLimitFields.write(d, HeaderStyle.IETF, fields);
+        assertEquals("\"1m\";r=10, \"1h\";r=40;t=12", fields.getFirst("RateLimit"));
+    }
+
+    @Test
     void anInFlightLimitIsAQuotaOfConcurrentRequestsAndIsRetriedWhenTheSoonestLeaseEnds() {
         Decision d = Decision.of(false, List.of(new Decision.Quota("10m", 100, 600_000, 97, 590_000, false),
                 new Decision.Quota("in-flight-10m", 2, 600_000, 0, 12_300, true, true)));

@@ -143,6 +143,18 @@ class AdminTest {
     }
 
     @Test
+    void everyChangeIsLoggedWithWhoMadeIt() {
+        try (Limiter l = limiter(new MemoryStore(clock), clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
+            l.assign("key:acme", "pro", Duration.ofHours(1), "olga");
+            l.override("search", "", List.of(perMinute(5)), null);
+            List<String> lines = log.at(java.util.logging.Level.INFO);
+            assertEquals(2, lines.size(), String.valueOf(lines));
+            assertTrue(lines.get(0).contains("key:acme") && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
+            assertTrue(lines.get(1).contains("search") && lines.get(1).endsWith("(by application)"), lines.get(1));
+        }
+    }
+
+    @Test
     void usageFollowsThePlanOfAnAssignmentAndChargesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
             assertTrue(allowed(l, "search", key("acme")));

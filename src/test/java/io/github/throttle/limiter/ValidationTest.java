@@ -190,7 +190,9 @@ class ValidationTest {
                 arguments(ThrottleSettings.HEADERS, "draft-7", "throttle.headers=draft-7"),
                 arguments(ThrottleSettings.KEY_PREFIX, "rate{limits}", "throttle.key-prefix"),
                 arguments(ThrottleSettings.ENABLED, "yes please", "throttle.enabled"),
-                arguments(ThrottleSettings.KEY_HEADER, "X Api Key", "throttle.key.header"));
+                arguments(ThrottleSettings.KEY_HEADER, "X Api Key", "throttle.key.header"),
+                arguments(ThrottleSettings.ADMIN_ENABLED, "on", "throttle.admin.enabled=on"),
+                arguments(ThrottleSettings.ADMIN_ROLE, " ", "throttle.admin.role"));
     }
 
     @ParameterizedTest(name = "{0}={1}")

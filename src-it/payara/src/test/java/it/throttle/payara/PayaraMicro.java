@@ -59,6 +59,14 @@ final class PayaraMicro implements AutoCloseable {
      * returns once the application answers.
      */
     static PayaraMicro start(String name, Map<String, String> env) {
+        return start(name, env, Map.of());
+    }
+
+    /**
+     * Starts the server as {@link #start(String, Map)} does, with these users (name to password) in the file
+     * realm, each in the group {@code throttle-admin} when its name is in {@code admins}.
+     */
+    static PayaraMicro start(String name, Map<String, String> env, Map<String, String> users, String... admins) {
         Path jar = Path.of(required("payara.jar"));
         Path war = Path.of(required("payara.war"));
         Path work = Path.of(required("payara.work"));
@@ -68,6 +76,16 @@ final class PayaraMicro implements AutoCloseable {
             // loopback only: nothing outside this machine reaches the test server
             Files.writeString(preBoot, "set configs.config.server-config.network-config.network-listeners"
                     + ".network-listener.http-listener.address=127.0.0.1\n");
+            Path postBoot = root.resolve("post-boot.asadmin");
+            StringBuilder commands = new StringBuilder();
+            for (Map.Entry<String, String> user : users.entrySet()) {
+                Path password = root.resolve(user.getKey() + ".password");
+                Files.writeString(password, "AS_ADMIN_USERPASSWORD=" + user.getValue() + "\n");
+                boolean admin = List.of(admins).contains(user.getKey());
+                commands.append("create-file-user --groups ").append(admin ? "throttle-admin" : "users")
+                        .append(" --passwordfile ").append(password).append(' ').append(user.getKey()).append('\n');
+            }
+            Files.writeString(postBoot, commands.toString());
             Path log = work.resolve(name + ".log");
             int port = RedisProcess.freePort();
             List<String> cmd = new ArrayList<>(List.of(
@@ -83,7 +101,8 @@ final class PayaraMicro implements AutoCloseable {
                     "--disablephonehome",
                     "--rootdir", root.toString(),
                     "--unpackdir", work.resolve("runtime").toString(),
-                    "--prebootcommandfile", preBoot.toString()));
+                    "--prebootcommandfile", preBoot.toString(),
+                    "--postbootcommandfile", postBoot.toString()));
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             env.forEach((k, v) -> {

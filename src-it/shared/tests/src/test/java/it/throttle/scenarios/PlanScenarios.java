@@ -124,7 +124,8 @@ public abstract class PlanScenarios extends InFlightScenarios {
     @Test
     public void aWeigherChargesWhatTheQuerySays() {
         Response free = me().queryParam("size", 0).get("/it/sized");
-        free.then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=10;t=\\d+"));
+        // nothing counted yet: no weight is due back, so there is no effective window (t) to tell (draft-11)
+        free.then().statusCode(200).header("RateLimit", equalTo("\"1h\";r=10"));
         me().queryParam("size", 3).get("/it/sized").then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=7;t=\\d+"));
         // no size: the weigher bean's configured default, 1
         me().get("/it/sized").then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=6;t=\\d+"));
