@@ -43,9 +43,11 @@ public final class Cidr {
     /** Whether {@code address} (a literal, possibly bracketed IPv6) lies in this block. */
     public boolean contains(String address) {
         byte[] b = literal(address);
-        if (b == null) {
-            return false;
-        }
+        return b != null && contains(b);
+    }
+
+    /** Whether the address of these bytes ({@link #literal}) lies in this block. */
+    public boolean contains(byte[] b) {
         if (b.length != network.length) {
             // an IPv4-mapped IPv6 address belongs to the IPv4 block
             if (b.length == 16 && network.length == 4 && isMapped(b)) {
@@ -55,6 +57,20 @@ public final class Cidr {
             }
         }
         return Arrays.equals(mask(b, bits), network);
+    }
+
+    /** Whether this block holds one address (not written as an IPv4-mapped IPv6 address, which IPv4 callers match too). */
+    public boolean single() {
+        return bits == network.length * 8 && !(network.length == 16 && isMapped(network));
+    }
+
+    /**
+     * The block of the one address of these bytes ({@link #literal}), an IPv4-mapped IPv6 address as its IPv4
+     * address: equal to a {@link #single()} block parsed from that address, however written.
+     */
+    public static Cidr exact(byte[] address) {
+        byte[] b = address.length == 16 && isMapped(address) ? Arrays.copyOfRange(address, 12, 16) : address;
+        return new Cidr(b, b.length * 8, "");
     }
 
     /** The bytes of a literal IPv4/IPv6 address; {@code null} for anything else (never a DNS lookup). */

@@ -40,10 +40,20 @@ public final class PlanLists {
         this.keyHeader = keyHeader;
     }
 
-    /** The entries of one list. */
-    private record PlanList(String plan, Set<String> users, Set<String> keys, List<Cidr> blocks) {
+    /** The entries of one list: single addresses are looked up, blocks of several scanned. */
+    private record PlanList(String plan, Set<String> users, Set<String> keys, Set<Cidr> addresses, List<Cidr> blocks) {
 
-        boolean matches(Caller caller, String keyHeader) {
+        static PlanList of(String plan, Set<String> users, Set<String> keys, List<Cidr> entries) {
+            return new PlanList(plan, Set.copyOf(users), Set.copyOf(keys),
+                    entries.stream().filter(Cidr::single).collect(java.util.stream.Collectors.toUnmodifiableSet()),
+                    entries.stream().filter(c -> !c.single()).toList());
+        }
+
+        boolean isEmpty() {
+            return users.isEmpty() && keys.isEmpty() && addresses.isEmpty() && blocks.isEmpty();
+        }
+
+        boolean matches(Caller caller, String keyHeader, Address address) {
             if (!users.isEmpty()) {
                 Optional<Principal> p = caller.principal();
                 if (p.isPresent() && users.contains(p.get().getName())) {
@@ -56,17 +66,46 @@ public final class PlanLists {
                     return true;
                 }
             }
-            if (!blocks.isEmpty()) {
-                Optional<String> a = caller.clientAddress();
-                if (a.isPresent()) {
+            if (!addresses.isEmpty() || !blocks.isEmpty()) {
+                byte[] a = address.bytes();
+                if (a != null) {
+                    if (addresses.contains(address.exact())) {
+                        return true;
+                    }
                     for (Cidr c : blocks) {
-                        if (c.contains(a.get())) {
+                        if (c.contains(a)) {
                             return true;
                         }
                     }
                 }
             }
             return false;
+        }
+    }
+
+    /** A caller's address, parsed once for every list, and only when a list names addresses. */
+    private static final class Address {
+        private final Caller caller;
+        private boolean parsed;
+        private byte[] bytes;
+        private Cidr exact;
+
+        Address(Caller caller) {
+            this.caller = caller;
+        }
+
+        /** Its bytes; null when the caller has none, or not a literal one. */
+        byte[] bytes() {
+            if (!parsed) {
+                parsed = true;
+                bytes = caller.clientAddress().map(Cidr::literal).orElse(null);
+                exact = bytes == null ? null : Cidr.exact(bytes);
+            }
+            return bytes;
+        }
+
+        Cidr exact() {
+            return exact;
         }
     }
 
@@ -104,8 +143,9 @@ public final class PlanLists {
                     throw ThrottleSettings.invalid(key, entry, "the same entry is in " + other + "; a caller is on one plan");
                 }
             }
-            if (!users.isEmpty() || !keys.isEmpty() || !blocks.isEmpty()) {
-                lists.add(new PlanList(plan, Set.copyOf(users), Set.copyOf(keys), List.copyOf(blocks)));
+            PlanList list = PlanList.of(plan, users, keys, blocks);
+            if (!list.isEmpty()) {
+                lists.add(list);
             }
         }
         return new PlanLists(List.copyOf(lists), keyHeader);
@@ -128,8 +168,9 @@ public final class PlanLists {
             for (String entry : entriesByPlan.getOrDefault(plan, List.of())) {
                 add(entry.trim(), users, keys, blocks);
             }
-            if (!users.isEmpty() || !keys.isEmpty() || !blocks.isEmpty()) {
-                lists.add(new PlanList(plan, Set.copyOf(users), Set.copyOf(keys), List.copyOf(blocks)));
+            PlanList list = PlanList.of(plan, users, keys, blocks);
+            if (!list.isEmpty()) {
+                lists.add(list);
             }
         }
         return new PlanLists(List.copyOf(lists), keyHeader);
@@ -180,8 +221,9 @@ public final class PlanLists {
 
     /** The plan of the first list that names the caller, or null when none does. */
     public String match(Caller caller) {
+        Address address = new Address(caller);
         for (PlanList l : lists) {
-            if (l.matches(caller, keyHeader)) {
+            if (l.matches(caller, keyHeader, address)) {
                 return l.plan();
             }
         }

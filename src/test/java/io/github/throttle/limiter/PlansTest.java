@@ -197,6 +197,18 @@ class PlansTest {
     }
 
     @Test
+    void singleAddressesAreMatchedHoweverWrittenBesideBlocks() throws Exception {
+        Limiter l = limiter(Optional.empty(), "throttle.plans.blocked", "ip:198.51.100.7, ip:2001:db8:0:0:0:0:0:1, ip:10.0.0.0/8",
+                "throttle.plans.pro", "ip:::ffff:192.0.2.9");
+        assertTrue(call(l, "search", new TestCaller("198.51.100.7", null, Map.of())).decision().isBlocked());
+        assertTrue(call(l, "search", new TestCaller("::ffff:198.51.100.7", null, Map.of())).decision().isBlocked());
+        assertTrue(call(l, "search", new TestCaller("[2001:db8::1]", null, Map.of())).decision().isBlocked());
+        assertTrue(call(l, "search", new TestCaller("10.20.30.40", null, Map.of())).decision().isBlocked());
+        assertFalse(call(l, "search", new TestCaller("198.51.100.8", null, Map.of())).decision().isBlocked());
+        assertEquals(Optional.of("pro"), call(l, "search", new TestCaller("::ffff:192.0.2.9", null, Map.of())).decision().plan());
+    }
+
+    @Test
     void unlimitedAndBlockedCallsAreNeverCountedAndNeverAskTheStore() throws Exception {
         Limiter l = limiter("throttle.plans.unlimited", "key:monitor", "throttle.plans.blocked", "key:abuser");
         for (int i = 0; i < 10; i++) {

@@ -10,7 +10,9 @@ import java.nio.file.Path;
 /**
  * The Quarkus app of {@code bench/http-app} in a JVM of its own on a free port, with one store:
  * {@code memory}, {@code memory-nofields} (the memory store with {@code throttle.headers=none}),
- * {@code memory-nometrics} (with {@code throttle.metrics=none}) or {@code redis}. Its output goes to {@code http-app-<store>.log}.
+ * {@code memory-nometrics} (with {@code throttle.metrics=none}) or {@code redis}; {@code memory-live} and {@code redis-live}
+ * with limits changed while running present ({@code BENCH_LIVE}: 10,000 assignments, every bucket and plan
+ * overridden). Its output goes to {@code http-app-<store>.log}.
  */
 final class HttpApp implements AutoCloseable {
 
@@ -24,10 +26,17 @@ final class HttpApp implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(Processes.java(), "-Xmx512m", "-jar", jar).redirectErrorStream(true)
                 .redirectOutput(Path.of("http-app-" + store + "-" + port + ".log").toFile());
         pb.environment().put("BENCH_HTTP_PORT", Integer.toString(port));
-        if (store.equals("redis")) {
+        if (store.startsWith("redis")) {
             pb.environment().put("THROTTLE_REDIS_URI", redisUri);
         } else {
             pb.environment().remove("THROTTLE_REDIS_URI");
+        }
+        if (store.endsWith("-live")) {
+            pb.environment().put("BENCH_LIVE", "true");
+            // the 10,000 assignments are each logged at INFO
+            pb.environment().put("QUARKUS_LOG_CATEGORY__IO_GITHUB_THROTTLE__LEVEL", "WARN");
+        } else {
+            pb.environment().remove("BENCH_LIVE");
         }
         if (store.equals("memory-nofields")) {
             pb.environment().put("THROTTLE_HEADERS", "none");

@@ -20,7 +20,7 @@ import static io.github.throttle.bench.Stats.rate;
 final class HttpSection implements Section {
 
     /** "memory-nofields": the memory store with throttle.headers=none, so that the decision's own cost shows apart from that of the fields' bytes. */
-    static final String[] STORES = {"memory", "memory-nometrics", "memory-nofields", "redis"};
+    static final String[] STORES = {"memory", "memory-nometrics", "memory-nofields", "memory-live", "redis", "redis-live"};
 
     /** One figure's workload: a name in the results, the app's path, wrk's script. */
     private record Load(String name, String path, Path script) {

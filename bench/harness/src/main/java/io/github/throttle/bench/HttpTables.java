@@ -27,7 +27,8 @@ final class HttpTables {
         ctx.title("(5) HTTP: wrk against one Quarkus 3.33.2 app, `/open` vs the same endpoint throttled per API key (10,000 random keys, the three limits raised so every call is allowed); the app runs once per store");
         ctx.line("`/fields` is `/open` answering the same two `RateLimit` fields as constants: what the fields' bytes cost the server and wrk, without deciding anything. "
                 + "`memory, no fields` is the memory store with `throttle.headers=none`: the decision without the fields. "
-                + "Every row counts its calls in Micrometer (`throttle_calls_total`) but `memory, no metrics` (`throttle.metrics=none`).");
+                + "Every row counts its calls in Micrometer (`throttle_calls_total`) but `memory, no metrics` (`throttle.metrics=none`). "
+                + "`live limits`: 10,000 assignments (of keys no request sends) and every bucket and plan overridden with its own limits.");
         ctx.line("");
         ctx.line("| store | connections | unthrottled req/s | `/fields` req/s | throttled req/s | ratio | throttled / `/fields` | p99 unthrottled | p99 throttled | p99 added |");
         ctx.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -36,7 +37,7 @@ final class HttpTables {
                 if (Double.isNaN(s.median(store + "-open", c))) {
                     continue; // not run (BENCH_HTTP_STORES)
                 }
-                ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %.2f ms | %.2f ms | %+.2f ms |", store.replace("-nofields", ", no fields").replace("-nometrics", ", no metrics"), c,
+                ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %.2f ms | %.2f ms | %+.2f ms |", store.replace("-nofields", ", no fields").replace("-nometrics", ", no metrics").replace("-live", ", live limits"), c,
                         rate(s.median(store + "-open", c)), rate(s.median(store + "-fields", c)), rate(s.median(store + "-throttled", c)),
                         x(s.ratio(store + "-throttled", store + "-open", c)), x(s.ratio(store + "-throttled", store + "-fields", c)),
                         s.median(store + "-open-p99", c), s.median(store + "-throttled-p99", c),
