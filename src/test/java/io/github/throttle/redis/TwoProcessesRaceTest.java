@@ -3,12 +3,12 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.testing.RedisProcess;
+import io.github.throttle.testing.TwoProcesses;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,17 +49,9 @@ class TwoProcessesRaceTest {
     private void race(String mode) throws Exception {
         boolean weighted = mode.equals("weighted");
         try (RedisProcess redis = RedisProcess.start()) {
-            Process a = child(redis, "a", mode);
-            Process b = child(redis, "b", mode);
-            CompletableFuture<String> outA = CompletableFuture.supplyAsync(() -> read(a));
-            CompletableFuture<String> outB = CompletableFuture.supplyAsync(() -> read(b));
-            // generous bounds: each process takes seconds, only a hung one reaches them
-            assertTrue(a.waitFor(5, TimeUnit.MINUTES), "process a still running");
-            assertTrue(b.waitFor(5, TimeUnit.MINUTES), "process b still running");
-            String logA = outA.get(1, TimeUnit.MINUTES);
-            String logB = outB.get(1, TimeUnit.MINUTES);
-            assertEquals(0, a.exitValue(), logA);
-            assertEquals(0, b.exitValue(), logB);
+            List<String> logs = TwoProcesses.run(Racer.class, redis, mode);
+            String logA = logs.get(0);
+            String logB = logs.get(1);
             long[] totalsA = totals(logA);
             long[] totalsB = totals(logB);
             try (RedisClient c = RedisClient.create(redis.uri());
@@ -94,20 +86,6 @@ class TwoProcessesRaceTest {
     private static long calls(String commandStats, String command) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(commandStats);
         return m.find() ? Long.parseLong(m.group(1)) : 0;
-    }
-
-    private static Process child(RedisProcess redis, String name, String mode) throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Racer.class.getName(),
-                redis.uri(), name, mode).redirectErrorStream(true).start();
-    }
-
-    private static String read(Process p) {
-        try {
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     private static long[] totals(String out) {

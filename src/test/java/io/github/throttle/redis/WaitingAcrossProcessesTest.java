@@ -7,6 +7,7 @@ import io.github.throttle.engine.Limit;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.metrics.Meters;
 import io.github.throttle.testing.RedisProcess;
+import io.github.throttle.testing.TwoProcesses;
 import io.github.throttle.testing.TestConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -14,8 +15,6 @@ import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -55,17 +54,9 @@ class WaitingAcrossProcessesTest {
     @ValueSource(strings = {"fixed", "sliding"})
     void waitingCallersOfTwoProcessesProceedInTurnAndNoWindowAdmitsMoreThanItsLimit(String shape) throws Exception {
         try (RedisProcess redis = RedisProcess.start()) {
-            Process a = child(redis, "a", shape);
-            Process b = child(redis, "b", shape);
-            CompletableFuture<String> outA = CompletableFuture.supplyAsync(() -> read(a));
-            CompletableFuture<String> outB = CompletableFuture.supplyAsync(() -> read(b));
-            // generous bounds: each process takes seconds, only a hung one reaches them
-            assertTrue(a.waitFor(5, TimeUnit.MINUTES), "process a still running");
-            assertTrue(b.waitFor(5, TimeUnit.MINUTES), "process b still running");
-            String logA = outA.get(1, TimeUnit.MINUTES);
-            String logB = outB.get(1, TimeUnit.MINUTES);
-            assertEquals(0, a.exitValue(), logA);
-            assertEquals(0, b.exitValue(), logB);
+            List<String> logs = TwoProcesses.run(Caller.class, redis, shape);
+            String logA = logs.get(0);
+            String logB = logs.get(1);
             List<long[]> calls = new ArrayList<>();
             calls.addAll(calls(logA));
             calls.addAll(calls(logB));
@@ -105,20 +96,6 @@ class WaitingAcrossProcessesTest {
             }
         }
         return calls;
-    }
-
-    private static Process child(RedisProcess redis, String name, String shape) throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Caller.class.getName(),
-                redis.uri(), name, shape).redirectErrorStream(true).start();
-    }
-
-    private static String read(Process p) {
-        try {
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     /** The system clock, remembering per thread the last time it gave: the now of the store call that thread built. */
