@@ -1,0 +1,510 @@
+--[[ Throttle: decide one call against sliding windows, atomically, in one round trip.
+
+KEYS     one HASH per (bucket, identity); each holds every window of that bucket. A run decides a batch of
+         calls one after the other, in ARGV order, each seeing what the ones before it recorded: as if each
+         were a script run of its own. KEYS holds every key of the batch once.
+Numbers in ARGV are written in base 36 (digits 0-9a-z): Redis reads them with strtoul, at half the cost of
+a decimal number (strtod).
+ARGV[1]  milliseconds added to a key's expiry (0 in production)
+ARGV[2]  number of calls in the batch
+then, for each call:
+  now                        milliseconds since the epoch; empty = the server clock (TIME, read once a run)
+  mode                       "1" = record the call when allowed; "0" = only report usage;
+                             "2" = as "1", and the call's reply ends with the sub-bucket each window recorded
+                             in (see Refund); "-1" = refund: take a recorded call's weight back (see Refund)
+  n                          number of keys of this call
+  n times:
+    i                        the key: KEYS[i]
+    m                        number of windows checked for that key
+    m times: tag limit p k w field prefix naming the window (it ends in ':' or ';' and holds neither
+                             before), allowed weight, sub-bucket length (ms), sub-buckets per window
+                             k = ceil(duration / p), weight of this call
+                             k = 0: the seats of an in-flight limit (calls in progress), p its lease
+                             (ms); its tag ends in '@' and holds no ':', ';' or '/' (see Seats)
+  (refund only) one sub-bucket per window of the call, in order (a lease id for seats)
+
+Fields of a window:
+  <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'):
+             n  newest sub-bucket holding weight (a double: exact up to 2^53; sub-bucket b covers [b*p, (b+1)*p))
+             t  weight counted in the window
+             c  weight of sub-bucket n
+             d  n - h, where h is the oldest sub-bucket holding weight
+  Older sub-buckets h <= b < n, when k <= 64 (an hour by minutes, a minute by seconds, ...):
+  <tag>r<i>  a ring of k little-endian weights, b in slot b % k, 2 bytes a slot while every weight fits
+             (else 4), cut in pieces of 64 bytes (i = 0, 1, ...) so that Redis keeps a small hash in its
+             compact encoding; written when a new sub-bucket starts
+  otherwise (long windows of fine sub-buckets, up to a million):
+  <tag><b%k> for each b holding weight (b % k in 3 bytes little-endian): its weight and the distance to
+             the next sub-bucket holding weight, 8 bytes (struct '<I4I4'). These form a chain from h to n,
+             so the work of a call is bounded by the sub-buckets that leave the window, never by the time
+             elapsed since the last call.
+Seats (k = 0), the field <tag> alone: the last lease id given (a double, '<d'), then one lease per call
+  holding a seat, 20 bytes each ('<ddI4'): its end (ms), its id, its weight. A lease counts while its end is
+  after now. An allowed call of weight w > 0 takes a seat: the leases that ended are dropped, and a lease
+  ending at now + p is added with id max(last + 1, now * 1000) (ids only grow, even after the field was
+  dropped, so a late release never frees another call's seat). A field never holds more leases than the
+  limit. Ending the call refunds the seat (see Refund).
+While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
+HSET per key. A window never holds more than k + 1 fields; an idle key expires when its last weight leaves
+its longest window.
+
+Reply: one reply per call of the batch, in order. A call's reply:
+  { allowed (1|0), then per key and window: remaining, wait (ms) }
+  remaining  limit - counted weight (after recording), not below 0
+  wait       negative when this window is violated: minus the least wait (>= 1) after which this call would
+             fit if nothing else were recorded; otherwise the wait until the oldest counted weight leaves the
+             window (0 when nothing is counted). Seats: the soonest lease end that frees enough (a whole
+             lease if the leases held never free enough), else the soonest lease end held
+  mode "2" ends an allowed call's reply with one number per window: the sub-bucket it recorded in, or for
+  seats the id of the lease it took (0 for a weight of 0, which takes none)
+A denied call and a report write nothing.
+
+Refund (mode "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
+Cluster, keys in several hash slots), whose weight is given back (a successful call of a target that counts
+only failures) or that ended (its seats are released). Its section as that call's (or a part of it), its now ignored, followed by one sub-bucket
+per window in order: the numbers that call's reply ended with, in base 36. Each window's weight is
+subtracted from that sub-bucket and from the window's total, so counts are exactly as if the call had never
+been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
+emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
+chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
+become the oldest). Seats: the lease with that id is removed, if it is still there; the field is deleted
+when no lease is left.
+A refund's reply: empty. ]]
+
+local RING = 64
+local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
+local HEAD = '<dI4I4I4'
+local LEASE = '<ddI4'
+local pack, unpack4 = struct.pack, struct.unpack
+local floor = math.floor
+local slack = tonumber(ARGV[1], 36)
+
+-- A ring holds k weights of 2 bytes (while every weight fits in 16 bits) or 4; its width is its length / k.
+-- the weight of sub-bucket x in ring r of k slots
+local function slot(r, x, k)
+  if #r == 2 * k then
+    return (unpack4('<I2', r, 2 * (x % k) + 1))
+  end
+  return (unpack4('<I4', r, 4 * (x % k) + 1))
+end
+
+-- ring r with the slot of sub-bucket x set to v (widened to 4 bytes a slot if v needs it)
+local function setSlot(r, x, k, v)
+  local width = #r / k
+  if width == 2 and v > 65535 then
+    local wide = {}
+    for i = 0, k - 1 do
+      wide[i + 1] = pack('<I4', (unpack4('<I2', r, 2 * i + 1)))
+    end
+    r, width = table.concat(wide), 4
+  end
+  local at = width * (x % k)
+  return r:sub(1, at) .. pack(width == 2 and '<I2' or '<I4', v) .. r:sub(at + width + 1)
+end
+
+-- the ring of a window of k <= RING sub-buckets, whole; a new one is all zeros
+local function ringOf(key, tag, k)
+  local names = {}
+  for i = 0, math.ceil(k / 16) - 1 do
+    names[i + 1] = tag .. 'r' .. i
+  end
+  local pieces = redis.call('HMGET', key, unpack(names))
+  local parts = {}
+  for i = 1, #pieces do
+    if not pieces[i] then break end
+    parts[i] = pieces[i]
+  end
+  local r = table.concat(parts)
+  if #r ~= 2 * k and #r ~= 4 * k then
+    r = string.rep('\0', 2 * k)
+  end
+  return r
+end
+
+-- appends the HSET arguments writing ring r to out (o arguments so far); returns the new count
+local function putRing(out, o, tag, r)
+  for i = 0, math.ceil(#r / 64) - 1 do
+    out[o + 1] = tag .. 'r' .. i
+    out[o + 2] = r:sub(64 * i + 1, 64 * i + 64)
+    o = o + 2
+  end
+  return o
+end
+
+-- Refunds the call whose section's keys start at ARGV[a] (keyCount keys); returns where the next call starts.
+local function refund(a, keyCount)
+  local undo = {}
+  for _ = 1, keyCount do
+    local key = KEYS[tonumber(ARGV[a], 36)]
+    local m = tonumber(ARGV[a + 1], 36)
+    a = a + 2
+    for _ = 1, m do
+      undo[#undo + 1] = { key = key, tag = ARGV[a], k = tonumber(ARGV[a + 3], 36), w = tonumber(ARGV[a + 4], 36) }
+      a = a + 5
+    end
+  end
+  for _, u in ipairs(undo) do
+    local b = tonumber(ARGV[a], 36)
+    a = a + 1
+    local key, tag, k = u.key, u.tag, u.k
+    local head = redis.call('HGET', key, tag)
+    if k == 0 then
+      -- seats: b is the lease id; the field loses that lease, and goes when no lease is left
+      if head then
+        local kept, found = {}, false
+        for y = 9, #head, 20 do
+          local _, id = unpack4(LEASE, head, y)
+          if id == b and not found then found = true else kept[#kept + 1] = head:sub(y, y + 19) end
+        end
+        if found and #kept == 0 then
+          redis.call('HDEL', key, tag)
+        elseif found then
+          redis.call('HSET', key, tag, head:sub(1, 8) .. table.concat(kept))
+        end
+      end
+    elseif head and u.w > 0 then
+      local n, t, c, d = unpack4(HEAD, head)
+      local h = n - d
+      -- h <= b <= n: b is still counted (its slot is reused only after it left the window)
+      if t > 0 and h <= b and b <= n then
+        local w = u.w
+        if b == n then
+          if w > c then w = c end
+          redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d))
+        elseif k <= RING then
+          local r = ringOf(key, tag, k)
+          local cb = slot(r, b, k)
+          if w > cb then w = cb end
+          if w > 0 then
+            r = setSlot(r, b, k, cb - w)
+            if b == h then
+              while h < n and slot(r, h, k) == 0 do h = h + 1 end
+            end
+            local args = { tag, pack(HEAD, n, t - w, c, n - h) }
+            redis.call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
+          end
+        else
+          local field = tag .. pack('<I3', b % k)
+          -- absent only if the key was reset and written again since: nothing of this call is left
+          local v = redis.call('HGET', key, field)
+          local cb, step = 0, 0
+          if v then cb, step = unpack4('<I4I4', v) end
+          if w > cb then w = cb end
+          if w == 0 then
+            -- nothing to take back
+          elseif b == h and cb == w then
+            -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
+            redis.call('HDEL', key, field)
+            h = h + step
+            while h < n do
+              local cy
+              cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', h % k)))
+              if cy > 0 then break end
+              h = h + step
+            end
+            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h))
+          else
+            redis.call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d))
+          end
+        end
+      end
+    end
+  end
+  return a
+end
+
+local serverNow = false
+
+-- Decides the call whose section's keys start at ARGV[a0] (keyCount keys) at now (nil: the server clock) in
+-- mode mode; returns its reply and where the next call starts.
+local function decide(now, mode, a0, keyCount)
+  if not now then
+    if not serverNow then
+      local time = redis.call('TIME')
+      serverNow = tonumber(time[1]) * 1000 + floor(tonumber(time[2]) / 1000)
+    end
+    now = serverNow
+  end
+  local record = mode == '1' or mode == '2'
+
+  -- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
+  -- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
+  -- t h n c b r (b = the sub-bucket of this call; h n c false when nothing is counted; r its ring if read).
+  -- Tables are created at their usual size: growing them costs more than the rest of the pass.
+  local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  local r, x = 1, 0
+  -- per key: key, HSET arguments, their count, end of its newest weight before and after this call
+  local pending = { 0, 0, 0, 0, 0 }
+  local allowed = true
+  local a = a0
+  for i = 1, keyCount do
+    local key = KEYS[tonumber(ARGV[a], 36)]
+    local m = tonumber(ARGV[a + 1], 36)
+    a = a + 2
+    local heads
+    if m == 1 then
+      heads = redis.call('HMGET', key, ARGV[a])
+    elseif m == 2 then
+      heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5])
+    elseif m == 3 then
+      heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
+    else
+      local fields = {}
+      for j = 1, m do
+        fields[j] = ARGV[a + (j - 1) * 5]
+      end
+      heads = redis.call('HMGET', key, unpack(fields))
+    end
+    local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
+    for j = 1, m do
+      local tag = ARGV[a]
+      local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+      local w = 0
+      if record then
+        w = ARGV[a + 4]
+        if w == '1' then w = 1 else w = tonumber(w, 36) end
+      end
+      a = a + 5
+      if k == 0 then
+        -- the seats of an in-flight limit (see Seats): p is the lease
+        local t, soonest, kept, last = 0, false, {}, 0
+        local v = heads[j]
+        if v then
+          last = unpack4('<d', v)
+          for y = 9, #v, 20 do
+            local e, _, lw = unpack4(LEASE, v, y)
+            if e > now then
+              t = t + lw
+              kept[#kept + 1] = v:sub(y, y + 19)
+              if not soonest or e < soonest then soonest = e end
+              if e > before then before = e end
+            end
+          end
+        end
+        if t + w > limit then allowed = false end
+        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 6] = t, v or false, soonest, false, false
+        -- as if the seat were taken
+        local id = 0
+        if w > 0 then
+          id = last + 1
+          if id < now * 1000 then id = now * 1000 end
+          local e = now + p
+          kept[#kept + 1] = pack(LEASE, e, id, w)
+          out[o + 1] = tag
+          out[o + 2] = pack('<d', id) .. table.concat(kept)
+          o = o + 2
+          if not soonest or e < soonest then soonest = e end
+          if e > after then after = e end
+        end
+        st[x + 5] = id
+        x = x + 6
+        local remaining = limit - t - w
+        if remaining < 0 then remaining = 0 end
+        reply[r + 1] = remaining
+        if soonest then reply[r + 2] = soonest - now else reply[r + 2] = 0 end
+        r = r + 2
+      else
+        local b = floor(now / p)
+        local t, h, n, c, ring = 0, false, false, false, false
+        local head = heads[j]
+        if head then
+          local hn, ht, hc, hd = unpack4(HEAD, head)
+          if ht > 0 then
+            -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
+            if b < hn then b = hn end
+            local trim = b - k + 1
+            if hn >= trim then
+              local hh = hn - hd
+              if hh >= trim then
+                -- nothing leaves
+              elseif k <= RING then
+                ring = ringOf(key, tag, k)
+                while hh < trim do
+                  ht = ht - slot(ring, hh, k)
+                  hh = hh + 1
+                end
+                while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
+              else
+                local cv, step = 0, 0
+                while hh < trim do
+                  cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                  ht = ht - cv
+                  hh = hh + step
+                end
+                -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
+                while hh < hn do
+                  cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                  if cv > 0 then break end
+                  hh = hh + step
+                end
+              end
+              t, h, n, c = ht, hh, hn, hc
+              local ends = (n + k) * p
+              if ends > before then before = ends end
+            end
+          end
+        end
+        if t + w > limit then allowed = false end
+        -- as if recorded
+        local at = b * p
+        if at < now then at = now end
+        local c2 = w
+        if t == 0 then
+          h = b
+        elseif b == n then
+          c2 = c + w
+        elseif k <= RING then
+          -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
+          -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
+          local rg = ring
+          if not rg then rg = ringOf(key, tag, k) end
+          local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
+          if gap > 0 then
+            local zeros = width * gap
+            if from + gap <= k then
+              rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
+            else
+              local wrapped = from + gap - k
+              rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
+                .. string.rep('\0', width * (k - from))
+            end
+          end
+          o = putRing(out, o, tag, setSlot(rg, n, k, c))
+        else
+          out[o + 1] = tag .. pack('<I3', n % k)
+          out[o + 2] = pack('<I4I4', c, b - n)
+          o = o + 2
+        end
+        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6] = t, h, n, c, b, ring
+        x = x + 6
+        t = t + w
+        out[o + 1] = tag
+        out[o + 2] = pack(HEAD, b, t, c2, b - h)
+        o = o + 2
+        local ends = (b + k) * p
+        if ends > after then after = ends end
+        local remaining = limit - t
+        if remaining < 0 then remaining = 0 end
+        reply[r + 1] = remaining
+        if t > 0 then reply[r + 2] = (h + k) * p - at else reply[r + 2] = 0 end
+        r = r + 2
+      end
+    end
+    local q = (i - 1) * 5
+    pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
+  end
+
+  local next = a
+  if allowed then
+    if record then
+      for q = 0, keyCount * 5 - 1, 5 do
+        local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
+        redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
+        -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
+        -- (other methods sharing this bucket may keep longer windows in the same key)
+        if after > before then
+          local ttl = after - now + slack
+          if redis.call('PTTL', key) < ttl then
+            redis.call('PEXPIRE', key, ttl)
+          end
+        end
+      end
+    end
+  else
+    reply[1] = 0
+    r, x, a = 1, 0, a0
+    for i = 1, keyCount do
+      local key = KEYS[tonumber(ARGV[a], 36)]
+      local m = tonumber(ARGV[a + 1], 36)
+      a = a + 2
+      for _ = 1, m do
+        local tag = ARGV[a]
+        local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+        local w = tonumber(ARGV[a + 4], 36)
+        a = a + 5
+        local t, h, n, c, b, ring = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6]
+        x = x + 6
+        local remaining = limit - t
+        if remaining < 0 then remaining = 0 end
+        local wait = 0
+        if k == 0 then
+          -- seats: h holds the field as read, n the soonest lease end
+          if t + w > limit then
+            -- from the soonest lease end on, until enough weight is freed; never enough: a whole lease
+            local ends = {}
+            if h then
+              for y = 9, #h, 20 do
+                local e, _, lw = unpack4(LEASE, h, y)
+                if e > now then ends[#ends + 1] = { e, lw } end
+              end
+            end
+            table.sort(ends, function(u, v) return u[1] < v[1] end)
+            local need, freed = t + w - limit, 0
+            wait = -p
+            for _, e in ipairs(ends) do
+              freed = freed + e[2]
+              if freed >= need then
+                wait = now - e[1]
+                break
+              end
+            end
+          elseif t > 0 then
+            wait = n - now
+          end
+        else
+          local at = b * p
+          if at < now then at = now end
+          if t + w > limit then
+            -- from the oldest sub-bucket on, until enough weight has left the window
+            local need, freed, y = t + w - limit, 0, h
+            if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
+            while true do
+              local cy, step
+              if y == n then
+                cy, step = c, 0
+              elseif k <= RING then
+                cy, step = slot(ring, y, k), 1
+              else
+                cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+              end
+              freed = freed + cy
+              if freed >= need or step == 0 then
+                -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
+                wait = at - (y + k) * p
+                break
+              end
+              y = y + step
+            end
+          elseif t > 0 then
+            wait = (h + k) * p - at
+          end
+        end
+        reply[r + 1], reply[r + 2] = remaining, wait
+        r = r + 2
+      end
+    end
+  end
+  if mode == '2' then
+    for y = 0, x - 1, 6 do
+      r = r + 1
+      reply[r] = st[y + 5]
+    end
+  end
+  -- the reply ends at its first nil
+  reply[r + 1] = nil
+  return reply, next
+end
+
+local replies = {}
+local a = 3
+for c = 1, tonumber(ARGV[2], 36) do
+  local now, mode, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36)
+  if mode == '-1' then
+    replies[c] = {}
+    a = refund(a + 3, keyCount)
+  else
+    replies[c], a = decide(now, mode, a + 3, keyCount)
+  end
+end
+return replies
