@@ -44,6 +44,15 @@ public class UniResource {
                 : Response.status(Response.Status.UNAUTHORIZED).build());
     }
 
+    /** One call per 10 s by seconds, waiting up to 12 s: a second call waits more than 9 s for its turn. */
+    @GET
+    @Path("/uni-wait")
+    @Throttle(limit = 1, duration = 10, precision = 1, unit = ChronoUnit.SECONDS, maxWaitMillis = 12_000)
+    public Uni<String> waiting() {
+        return Uni.createFrom().item(() -> "waited " + call.get().map(io.github.throttle.Decision::waitedMillis).orElse(-1L)
+                + " on " + Thread.currentThread().getName());
+    }
+
     @GET
     @Path("/ping")
     public Uni<String> ping() {

@@ -55,6 +55,33 @@ class EventLoopTest {
         given().header("X-Forwarded-For", "10.7.7.7").get("/quarkus/uni").then().statusCode(429);
     }
 
+    /**
+     * A call that waits for its turn holds no thread: while it waits (more than 9 s), the one event loop answers
+     * other requests; then it proceeds on the event loop.
+     */
+    @Test
+    void aUniCallWaitsForItsTurnWithoutHoldingTheEventLoop() throws Exception {
+        String client = "10.7.9.9";
+        given().header("X-Forwarded-For", client).get("/quarkus/uni-wait").then().statusCode(200)
+                .body(startsWith("waited 0 on vert.x-eventloop-thread"));
+        HttpClient http = HttpClient.newHttpClient();
+        CompletableFuture<HttpResponse<String>> waiting = http.sendAsync(request("/quarkus/uni-wait")
+                .header("X-Forwarded-For", client).build(), HttpResponse.BodyHandlers.ofString());
+        // once its reservation is in Redis, the call waits in the server, not in the client or on the wire
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!reservedInRedis()) {
+            assertTrue(System.nanoTime() < deadline, "no reservation in Redis within 30 s");
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        given().get("/quarkus/ping").then().statusCode(200).body(equalTo("pong"));
+        assertTrue(!waiting.isDone(), "the waiting call was answered before the event loop answered another request");
+        HttpResponse<String> answer = waiting.get(60, TimeUnit.SECONDS);
+        assertEquals(200, answer.statusCode(), answer.body());
+        long waited = Long.parseLong(answer.body().split(" ")[1]);
+        assertTrue(waited > 9000 && waited <= 10_000, answer.body());
+        assertTrue(answer.body().contains("on vert.x-eventloop-thread"), answer.body());
+    }
+
     /** Decided while the request is suspended, the call's plan and decision reach the method on the event loop. */
     @Test
     void aUniEndpointSeesTheDecisionOfItsCallersPlan() {
@@ -111,6 +138,19 @@ class EventLoopTest {
             HttpResponse<String> r = f.get(60, TimeUnit.SECONDS);
             assertEquals(200, r.statusCode());
             assertTrue(r.headers().firstValue("RateLimit").isPresent(), "decided by Redis, once it went on");
+        }
+    }
+
+    /** Whether some window in Redis holds a reservation: a field named by the window's tag and {@code +}. */
+    private static boolean reservedInRedis() {
+        try (io.lettuce.core.RedisClient c = io.lettuce.core.RedisClient.create(RedisResource.redis.uri());
+             io.lettuce.core.api.StatefulRedisConnection<String, String> conn = c.connect()) {
+            for (String key : conn.sync().keys("*")) {
+                if ("hash".equals(conn.sync().type(key)) && conn.sync().hkeys(key).stream().anyMatch(f -> f.endsWith("+"))) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
