@@ -182,8 +182,10 @@ public final class Targets {
         }
         Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, CallResult.ALLOWED,
                 CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED, CallResult.LOCAL_ALLOWED, CallResult.LOCAL_DENIED);
-        // report mode never waits: it records what enforce would and proceeds at once
-        return new LimitSet(plan, charged, codec, calls, reportLog, target.report() ? 0 : target.maxWaitMillis(), meters.waits(bucket));
+        // report mode never waits: it records what enforce would and proceeds at once; a target that never waits
+        // publishes no wait timer
+        long maxWait = target.report() ? 0 : target.maxWaitMillis();
+        return new LimitSet(plan, charged, codec, calls, reportLog, maxWait, maxWait > 0 ? meters.waits(bucket) : nanos -> { });
     }
 
     private Map<CallResult, Meters.Counter> counters(String bucket, String plan, CallResult... results) {
