@@ -30,46 +30,46 @@ public class ThrottleAdminBean implements ThrottleAdmin {
 
     @Override
     public void assign(String identity, String plan, Duration duration) {
-        limiter.assign(identity, plan, duration, who());
+        limiter.admin().assign(identity, plan, duration, who());
     }
 
     @Override
     public void unassign(String identity) {
-        limiter.unassign(identity, who());
+        limiter.admin().unassign(identity, who());
     }
 
     @Override
     public Map<String, Assignment> assignments() {
-        return limiter.assignments();
+        return limiter.admin().assignments();
     }
 
     @Override
     public List<BucketLimits> buckets() {
-        return limiter.buckets();
+        return limiter.admin().buckets();
     }
 
     @Override
     public void override(String bucket, String plan, List<Throttler.Rate> limits) {
-        limiter.override(bucket, plan, limits, who());
+        limiter.admin().override(bucket, plan, limits, who());
     }
 
     @Override
     public void clearOverride(String bucket, String plan) {
-        limiter.clearOverride(bucket, plan, who());
+        limiter.admin().clearOverride(bucket, plan, who());
     }
 
     @Override
     public List<Usage> usage(String bucket, String plan, String identity) {
-        return limiter.usage(bucket, plan, identity);
+        return limiter.admin().usage(bucket, plan, identity);
     }
 
     @Override
     public void reset(String bucket, String identity) {
-        limiter.resetEverywhere(bucket, identity, who());
+        limiter.admin().resetEverywhere(bucket, identity, who());
     }
 
     @Override
     public List<Denied> topDenied(String bucket, int n) {
-        return limiter.topDenied(bucket, n);
+        return limiter.admin().topDenied(bucket, n);
     }
 }

@@ -89,7 +89,7 @@ class AdminTest {
     @Test
     void everyInvalidOverrideIsNamedAndChangesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            List<ThrottleAdmin.BucketLimits> before = l.buckets();
+            List<ThrottleAdmin.BucketLimits> before = l.admin().buckets();
             Map<List<Rate>, String> invalid = Map.ofEntries(
                     Map.entry(List.of(perMinute(0)), "rate 1 (0 per PT1M by PT1M): limit = 0 must be between 1 and"),
                     Map.entry(List.of(perMinute(5), Rate.of(Integer.MAX_VALUE + 1L, Duration.ofHours(1))), "rate 2"),
@@ -101,19 +101,19 @@ class AdminTest {
                     Map.entry(List.of(perMinute(5), Rate.of(9, Duration.ofSeconds(60))), "rates 1 and 2 count the same window"),
                     Map.entry(List.of(), "at least one rate"));
             invalid.forEach((rates, why) -> {
-                String message = assertThrows(IllegalArgumentException.class, () -> l.override("search", "", rates, null)).getMessage();
+                String message = assertThrows(IllegalArgumentException.class, () -> l.admin().override("search", "", rates, null)).getMessage();
                 assertTrue(message.contains(why), message + " should say " + why);
             });
             String weight = assertThrows(IllegalArgumentException.class,
-                    () -> l.override("upload", null, List.of(Rate.of(9, Duration.ofHours(1))), null)).getMessage();
+                    () -> l.admin().override("upload", null, List.of(Rate.of(9, Duration.ofHours(1))), null)).getMessage();
             assertTrue(weight.contains("below the weight 10") && weight.contains("Api#upload"), weight);
-            String bucket = assertThrows(IllegalArgumentException.class, () -> l.override("nowhere", "", List.of(perMinute(5)), null)).getMessage();
+            String bucket = assertThrows(IllegalArgumentException.class, () -> l.admin().override("nowhere", "", List.of(perMinute(5)), null)).getMessage();
             assertTrue(bucket.contains("bucket 'nowhere'"), bucket);
-            String plan = assertThrows(IllegalArgumentException.class, () -> l.override("search", "gold", List.of(perMinute(5)), null)).getMessage();
+            String plan = assertThrows(IllegalArgumentException.class, () -> l.admin().override("search", "gold", List.of(perMinute(5)), null)).getMessage();
             assertTrue(plan.contains("plan 'gold'"), plan);
-            String inFlightOnly = assertThrows(IllegalArgumentException.class, () -> l.override("export", "", List.of(perMinute(5)), null)).getMessage();
+            String inFlightOnly = assertThrows(IllegalArgumentException.class, () -> l.admin().override("export", "", List.of(perMinute(5)), null)).getMessage();
             assertTrue(inFlightOnly.contains("no rate limit of bucket export"), inFlightOnly);
-            assertEquals(before, l.buckets(), "nothing changed");
+            assertEquals(before, l.admin().buckets(), "nothing changed");
         }
     }
 
@@ -123,30 +123,30 @@ class AdminTest {
             for (int i = 0; i < 3; i++) {
                 assertTrue(allowed(l, i % 2 == 0 ? "search" : "suggest", key("acme")));
             }
-            l.override("search", "default", List.of(perMinute(2)), null);
+            l.admin().override("search", "default", List.of(perMinute(2)), null);
             assertFalse(allowed(l, "search", key("acme")), "3 used, 2 allowed now");
             assertFalse(allowed(l, "suggest", key("acme")), "the other target counting in the bucket too");
-            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 2, 3, 0, 60_000)), l.usage("search", "", "key:acme"),
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 2, 3, 0, 60_000)), l.admin().usage("search", "", "key:acme"),
                     "what was used is kept, and shown above the lowered limit");
-            assertTrue(l.buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(2)), true)), l.buckets().toString());
-            assertTrue(l.buckets().contains(new ThrottleAdmin.BucketLimits("search", "pro",
+            assertTrue(l.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(2)), true)), l.admin().buckets().toString());
+            assertTrue(l.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "pro",
                     List.of(perMinute(100)), false)), "the plan's limits stay");
 
-            l.override("search", "", List.of(perMinute(4)), null);
+            l.admin().override("search", "", List.of(perMinute(4)), null);
             assertTrue(allowed(l, "search", key("acme")), "raised: the denial known before is forgotten");
-            assertEquals(4, l.usage("search", null, "key:acme").get(0).used());
+            assertEquals(4, l.admin().usage("search", null, "key:acme").get(0).used());
 
-            l.clearOverride("search", null, null);
-            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 5, 4, 1, 60_000)), l.usage("search", "", "key:acme"));
-            assertTrue(l.buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(5)), false)));
+            l.admin().clearOverride("search", null, null);
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 5, 4, 1, 60_000)), l.admin().usage("search", "", "key:acme"));
+            assertTrue(l.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(5)), false)));
         }
     }
 
     @Test
     void everyChangeIsLoggedWithWhoMadeIt() {
         try (Limiter l = limiter(new MemoryStore(clock), clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
-            l.assign("key:acme", "pro", Duration.ofHours(1), "olga");
-            l.override("search", "", List.of(perMinute(5)), null);
+            l.admin().assign("key:acme", "pro", Duration.ofHours(1), "olga");
+            l.admin().override("search", "", List.of(perMinute(5)), null);
             List<String> lines = log.at(java.util.logging.Level.INFO);
             assertEquals(2, lines.size(), String.valueOf(lines));
             assertTrue(lines.get(0).contains("key:acme") && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
@@ -158,17 +158,17 @@ class AdminTest {
     void usageFollowsThePlanOfAnAssignmentAndChargesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
             assertTrue(allowed(l, "search", key("acme")));
-            l.assign("key:acme", "pro", Duration.ofMinutes(5), null);
+            l.admin().assign("key:acme", "pro", Duration.ofMinutes(5), null);
             assertTrue(allowed(l, "search", key("acme")));
-            List<ThrottleAdmin.Usage> pro = l.usage("search", null, "key:acme");
+            List<ThrottleAdmin.Usage> pro = l.admin().usage("search", null, "key:acme");
             assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 100, 2, 98, 60_000)), pro, "one usage, whichever plan counted it");
-            assertEquals(pro, l.usage("search", "pro", "key:acme"), "asking charged nothing");
-            assertEquals(5, l.usage("search", "", "key:acme").get(0).limit());
+            assertEquals(pro, l.admin().usage("search", "pro", "key:acme"), "asking charged nothing");
+            assertEquals(5, l.admin().usage("search", "", "key:acme").get(0).limit());
             clock.advance(Duration.ofMinutes(5));
-            assertEquals(5, l.usage("search", null, "key:acme").get(0).limit(), "the assignment ended, by the clock");
-            assertThrows(IllegalArgumentException.class, () -> l.usage("nowhere", null, "key:acme"));
-            assertThrows(IllegalArgumentException.class, () -> l.usage("search", "gold", "key:acme"));
-            assertThrows(IllegalArgumentException.class, () -> l.usage("search", null, " "));
+            assertEquals(5, l.admin().usage("search", null, "key:acme").get(0).limit(), "the assignment ended, by the clock");
+            assertThrows(IllegalArgumentException.class, () -> l.admin().usage("nowhere", null, "key:acme"));
+            assertThrows(IllegalArgumentException.class, () -> l.admin().usage("search", "gold", "key:acme"));
+            assertThrows(IllegalArgumentException.class, () -> l.admin().usage("search", null, " "));
         }
     }
 
@@ -180,18 +180,18 @@ class AdminTest {
                 assertTrue(allowed(b, "search", key("k")));
             }
             assertFalse(allowed(b, "search", key("k")), "b remembers this denial");
-            a.override("search", "", List.of(perMinute(7)), null);
+            a.admin().override("search", "", List.of(perMinute(7)), null);
             await("b applies the raise", () -> allowed(b, "search", key("k")));
-            assertEquals(6, a.usage("search", "", "key:k").get(0).used());
+            assertEquals(6, a.admin().usage("search", "", "key:k").get(0).used());
 
             assertTrue(allowed(b, "search", key("k")));
             assertFalse(allowed(b, "search", key("k")), "b remembers this denial too");
-            a.resetEverywhere("search", "key:k", "ops");
+            a.admin().resetEverywhere("search", "key:k", "ops");
             await("b forgets the denial and the counts are gone", () -> allowed(b, "search", key("k")));
-            assertEquals(1, a.usage("search", "", "key:k").get(0).used());
+            assertEquals(1, a.admin().usage("search", "", "key:k").get(0).used());
 
             try (Limiter later = limiter(store, clock)) {
-                assertTrue(later.buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(7)), true)),
+                assertTrue(later.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(7)), true)),
                         "a new instance starts with the overrides");
             }
         }
@@ -210,14 +210,14 @@ class AdminTest {
             }
             clock.advance(Duration.ofSeconds(20));
             allowed(b, "search", key("light"));
-            a.topDenied("search", 10);
+            a.admin().topDenied("search", 10);
             assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7), new ThrottleAdmin.Denied("key:light", 1)),
-                    b.topDenied("search", 10), "each instance's denials, deny-cache answers included");
-            assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7)), b.topDenied("search", 1));
-            assertEquals(List.of(), b.topDenied("suggest", 10));
+                    b.admin().topDenied("search", 10), "each instance's denials, deny-cache answers included");
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7)), b.admin().topDenied("search", 1));
+            assertEquals(List.of(), b.admin().topDenied("suggest", 10));
             clock.advance(Duration.ofSeconds(45));
-            assertEquals(List.of(new ThrottleAdmin.Denied("key:light", 1)), b.topDenied("search", 10), "the first slot left the minute");
-            assertThrows(IllegalArgumentException.class, () -> b.topDenied("search", 0));
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:light", 1)), b.admin().topDenied("search", 10), "the first slot left the minute");
+            assertThrows(IllegalArgumentException.class, () -> b.admin().topDenied("search", 0));
         }
     }
 

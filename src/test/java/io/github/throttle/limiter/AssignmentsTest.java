@@ -67,21 +67,21 @@ class AssignmentsTest {
     void anAssignmentPutsACallerOnItsPlanUntilItEndsByTheClock() {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            l.assign("key:acme", "blocked", Duration.ofSeconds(2), null);
+            l.admin().assign("key:acme", "blocked", Duration.ofSeconds(2), null);
             assertTrue(call(l, key("acme")).decision().isBlocked());
             assertFalse(call(l, key("globex")).decision().isBlocked(), "another key");
-            assertEquals(Map.of("key:acme", new ThrottleAdmin.Assignment("blocked", clock.instant().plusSeconds(2))), l.assignments());
+            assertEquals(Map.of("key:acme", new ThrottleAdmin.Assignment("blocked", clock.instant().plusSeconds(2))), l.admin().assignments());
 
             clock.advanceMillis(2000);
             assertFalse(call(l, key("acme")).decision().isBlocked(), "the assignment ended");
-            assertEquals(Map.of(), l.assignments());
+            assertEquals(Map.of(), l.admin().assignments());
 
-            l.assign("key:acme", "pro", null, null);
+            l.admin().assign("key:acme", "pro", null, null);
             for (int i = 0; i < 5; i++) {
                 assertTrue(call(l, key("acme")).decision().allowed(), "pro allows 100");
             }
             assertEquals(Optional.of("pro"), call(l, key("acme")).decision().plan());
-            l.unassign("key:acme", null);
+            l.admin().unassign("key:acme", null);
             assertFalse(call(l, key("acme")).decision().allowed(), "back on the default: 2 a minute, 6 counted");
         }
     }
@@ -90,10 +90,10 @@ class AssignmentsTest {
     void blockedWinsOverUnlimitedAndPlansWhenSeveralAssignmentsMatch() {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            l.assign("ip:192.0.2.0/24", "unlimited", null, null);
-            l.assign("key:acme", "pro", null, null);
+            l.admin().assign("ip:192.0.2.0/24", "unlimited", null, null);
+            l.admin().assign("key:acme", "pro", null, null);
             assertEquals(CallResult.UNLIMITED, call(l, key("acme")).result(), "unlimited before a plan");
-            l.assign("user:ann", "blocked", null, null);
+            l.admin().assign("user:ann", "blocked", null, null);
             assertTrue(call(l, new TestCaller("192.0.2.1", "ann", Map.of("X-API-Key", "acme"))).decision().isBlocked());
         }
     }
@@ -102,11 +102,11 @@ class AssignmentsTest {
     void aBadAssignmentIsRefusedNamingWhatIsWrongAndChangesNothing() {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("acme", "blocked", null, null)).getMessage().contains("identity 'acme'"));
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("ip:10.0.0.0/33", "blocked", null, null)).getMessage().contains("ip:10.0.0.0/33"));
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("key:acme", "gold", null, null)).getMessage().contains("plan 'gold'"));
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.assign("key:acme", "pro", Duration.ZERO, null)).getMessage().contains("duration"));
-            assertEquals(Map.of(), l.assignments());
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("acme", "blocked", null, null)).getMessage().contains("identity 'acme'"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("ip:10.0.0.0/33", "blocked", null, null)).getMessage().contains("ip:10.0.0.0/33"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("key:acme", "gold", null, null)).getMessage().contains("plan 'gold'"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("key:acme", "pro", Duration.ZERO, null)).getMessage().contains("duration"));
+            assertEquals(Map.of(), l.admin().assignments());
         }
     }
 
@@ -129,17 +129,17 @@ class AssignmentsTest {
                 assertTrue(call(b, key("k")).decision().allowed());
                 assertTrue(call(b, key("k")).decision().allowed());
                 assertFalse(call(b, key("k")).decision().allowed());
-                a.assign("key:k", "pro", null, null);
+                a.admin().assign("key:k", "pro", null, null);
                 await("b applies the assignment", () -> call(b, key("k")).decision().allowed());
                 assertEquals(Optional.of("pro"), call(b, key("k")).decision().plan());
 
-                a.assign("key:abuser", "blocked", Duration.ofHours(1), null);
+                a.admin().assign("key:abuser", "blocked", Duration.ofHours(1), null);
                 await("b blocks", () -> call(b, key("abuser")).decision().isBlocked());
                 try (Limiter later = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock)) {
                     assertTrue(call(later, key("abuser")).decision().isBlocked(), "a new instance starts with the assignments");
-                    assertEquals(a.assignments(), later.assignments());
+                    assertEquals(a.admin().assignments(), later.admin().assignments());
                 }
-                b.unassign("key:abuser", null);
+                b.admin().unassign("key:abuser", null);
                 await("a lifts the block", () -> !call(a, key("abuser")).decision().isBlocked());
             }
         }
@@ -149,10 +149,10 @@ class AssignmentsTest {
     void whileTheStoreFailsTheLastKnownAssignmentsStayInForce() {
         RedisProcess redis = RedisProcess.start();
         try (Limiter l = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), InstantSource.system())) {
-            l.assign("key:abuser", "blocked", null, null);
+            l.admin().assign("key:abuser", "blocked", null, null);
             redis.kill();
             assertTrue(call(l, key("abuser")).decision().isBlocked());
-            String why = assertThrows(IllegalStateException.class, () -> l.assign("key:other", "blocked", null, null)).getMessage();
+            String why = assertThrows(IllegalStateException.class, () -> l.admin().assign("key:other", "blocked", null, null)).getMessage();
             assertTrue(why.contains("could not keep the assignment of key:other"), why);
             assertTrue(call(l, key("abuser")).decision().isBlocked(), "still blocked after the failed write");
         } finally {

@@ -1,0 +1,184 @@
+package io.github.throttle.limiter;
+
+import io.github.throttle.Caller;
+import io.github.throttle.Decision;
+import io.github.throttle.ThrottleAdmin;
+import io.github.throttle.Throttler;
+import io.github.throttle.config.PlanLists;
+import io.github.throttle.engine.Limit;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@link ThrottleAdmin} does, for one application's {@link Limiter}: changes kept in the store's shared
+ * settings for every instance (assignments, overrides, resets), each logged with who made it, and what is read
+ * of the store without charging anyone (usage, top denied).
+ */
+public final class Administration {
+
+    private static final System.Logger LOG = System.getLogger("io.github.throttle");
+
+    private final Limiter limiter;
+    private final String keyHeader;
+    private final Targets targets;
+    private final Assignments assignments;
+    private final DeniedTally denials;
+    private final SharedSettingsWatch shared;
+    private final String store;
+    private final InstantSource clock;
+
+    Administration(Limiter limiter, String keyHeader, Targets targets, Assignments assignments, DeniedTally denials,
+                   SharedSettingsWatch shared, String store, InstantSource clock) {
+        this.limiter = limiter;
+        this.keyHeader = keyHeader;
+        this.targets = targets;
+        this.assignments = assignments;
+        this.denials = denials;
+        this.shared = shared;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /** As {@link ThrottleAdmin#assign}; {@code principal} made the change (logged). */
+    public void assign(String identity, String plan, Duration duration, String principal) {
+        change(assignments.assign(identity, plan, duration), principal);
+    }
+
+    /** As {@link ThrottleAdmin#unassign}; {@code principal} made the change (logged). */
+    public void unassign(String identity, String principal) {
+        change(assignments.unassign(identity), principal);
+    }
+
+    /** As {@link ThrottleAdmin#assignments}. */
+    public Map<String, ThrottleAdmin.Assignment> assignments() {
+        return assignments.live();
+    }
+
+    /** As {@link ThrottleAdmin#buckets}. */
+    public List<ThrottleAdmin.BucketLimits> buckets() {
+        List<ThrottleAdmin.BucketLimits> all = new ArrayList<>();
+        targets.limitsInForce().forEach((key, limits) -> all.add(new ThrottleAdmin.BucketLimits(key.bucket(), key.plan(),
+                limits.stream().map(Rates::rate).toList(), targets.overridden(key))));
+        return all;
+    }
+
+    /**
+     * As {@link ThrottleAdmin#override}; {@code principal} made the change (logged).
+     *
+     * @throws IllegalArgumentException naming what is wrong (nothing changes)
+     */
+    public void override(String bucket, String plan, List<Throttler.Rate> rates, String principal) {
+        Overrides.Key key = new Overrides.Key(bucket == null ? "" : bucket, plan(plan));
+        List<Limit> limits = new ArrayList<>();
+        for (int i = 0; rates != null && i < rates.size(); i++) {
+            Throttler.Rate r = rates.get(i);
+            if (r == null || r.window() == null) {
+                throw new IllegalArgumentException("rate " + (i + 1) + ": a limit and a window are needed");
+            }
+            if (r.inFlight()) {
+                throw new IllegalArgumentException("rate " + (i + 1) + " (" + r + "): in-flight limits are not overridden");
+            }
+            try {
+                limits.add(Rates.limit(r));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("rate " + (i + 1) + " (" + r.limit() + " per " + r.window() + " by " + r.precision()
+                        + "): " + e.getMessage(), e);
+            }
+        }
+        targets.checkOverride(key, limits);
+        change(new SharedChange(key.field(), Overrides.format(limits), "the override of " + key,
+                "limits of " + key + " overridden: " + limits), principal);
+    }
+
+    /** As {@link ThrottleAdmin#clearOverride}; {@code principal} made the change (logged). */
+    public void clearOverride(String bucket, String plan, String principal) {
+        Overrides.Key key = new Overrides.Key(bucket == null ? "" : bucket, plan(plan));
+        change(new SharedChange(key.field(), null, "the override of " + key, "override of " + key + " cleared"), principal);
+    }
+
+    /**
+     * As {@link ThrottleAdmin#usage}: the limits in force for the plan, asked of the store with the highest limit
+     * there is (the window of a limit does not depend on it), so that {@code used} is what is counted even above
+     * a lowered limit.
+     *
+     * @throws IllegalArgumentException for a bucket or plan no target declares, or no identity
+     * @throws IllegalStateException    when the store cannot be asked
+     */
+    public List<ThrottleAdmin.Usage> usage(String bucket, String plan, String identity) {
+        if (identity == null || identity.isBlank()) {
+            throw new IllegalArgumentException("identity: an identity is needed, as the lists write it (ip:, user:, key:)");
+        }
+        Map<Overrides.Key, List<Limit>> inForce = targets.limitsInForce();
+        String p = plan == null ? planOf(identity.trim()) : plan(plan);
+        List<Limit> limits = inForce.get(new Overrides.Key(bucket, p));
+        if (limits == null && plan == null) {
+            limits = inForce.get(new Overrides.Key(bucket, ""));
+        }
+        if (limits == null) {
+            throw new IllegalArgumentException(inForce.keySet().stream().anyMatch(k -> k.bucket().equals(bucket))
+                    ? "plan '" + plan + "': bucket " + bucket + " declares no limits for it"
+                    : "bucket '" + bucket + "': no throttled method counts in it");
+        }
+        List<Limit> rates = limits.stream().filter(l -> !l.inFlight()).toList();
+        List<Limit> asked = rates.stream().map(l -> l.withLimit(Limit.MAX_LIMIT)).toList();
+        Decision d = shared.wait(limiter.acquire(bucket, identity.trim(), 0, false, asked, 0), "read the usage of " + identity + " in " + bucket);
+        if (d.isUnmetered()) {
+            throw new IllegalStateException("the " + store + " could not be asked for the usage of "
+                    + identity + " in " + bucket);
+        }
+        List<ThrottleAdmin.Usage> usage = new ArrayList<>(rates.size());
+        for (int i = 0; i < rates.size(); i++) {
+            Limit l = rates.get(i);
+            Decision.Quota q = d.quotas().get(i);
+            long used = Limit.MAX_LIMIT - q.remaining();
+            usage.add(new ThrottleAdmin.Usage(l.policy(), l.limit(), used, Math.max(0, l.limit() - used), q.resetMillis()));
+        }
+        return usage;
+    }
+
+    /** The plan an assignment or a list gives an identity ({@code ""}: none, or a reserved plan: the default limits). */
+    private String planOf(String identity) {
+        Caller caller = IdentityCaller.of(identity, keyHeader);
+        String assigned = assignments.match(caller);
+        String p = assigned != null ? assigned : targets.plans().of(caller);
+        return p == null || PlanLists.RESERVED.contains(p) ? "" : p;
+    }
+
+    /** A plan as the admin API takes it: {@code ""}, null and {@code default} are the default limits. */
+    private static String plan(String plan) {
+        return plan == null || plan.isBlank() || plan.equals(PlanLists.DEFAULT) ? "" : plan.trim();
+    }
+
+    /**
+     * As {@link ThrottleAdmin#reset}: the counts go, and every instance's deny cache forgets its denials (a change
+     * of the shared settings); {@code principal} made the change (logged).
+     */
+    public void resetEverywhere(String bucket, String identity, String principal) {
+        shared.wait(limiter.reset(bucket, identity), "reset " + identity + " in " + bucket);
+        change(new SharedChange("reset", bucket + "|" + identity + "|" + clock.millis(), "the reset of " + identity,
+                "counts of " + identity + " in bucket " + bucket + " reset"), principal);
+    }
+
+    /** As {@link ThrottleAdmin#topDenied}. */
+    public List<ThrottleAdmin.Denied> topDenied(String bucket, int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n = " + n + ": at least 1");
+        }
+        try {
+            shared.wait(denials.flush(), "keep the denials counted here");
+        } catch (IllegalStateException e) {
+            // what this instance counted is lost; the others' still count
+        }
+        return shared.wait(denials.top(bucket, n), "read the denials of bucket " + bucket);
+    }
+
+    /** Keeps a change for every instance, applies it here, and logs it. */
+    private void change(SharedChange change, String principal) {
+        shared.write(change);
+        LOG.log(System.Logger.Level.INFO, "Throttle: " + change.done() + " (by " + (principal == null ? "application" : principal) + ")");
+    }
+}
