@@ -89,7 +89,7 @@ final class RateLimitFields {
                     body.append(',');
                 }
                 first = false;
-                Json.string(body, q.policy());
+                JsonText.string(body, q.policy());
             }
         }
         body.append("]}");
@@ -109,7 +109,7 @@ final class RateLimitFields {
         StringBuilder body = new StringBuilder(120 + detail.length());
         body.append("{\"type\":\"about:blank\",\"title\":\"").append(title).append("\",\"status\":").append(status)
                 .append(",\"detail\":");
-        Json.string(body, detail);
+        JsonText.string(body, detail);
         return Response.status(status, title).type(PROBLEM_JSON).entity(body.append('}').toString());
     }
 
@@ -137,33 +137,5 @@ final class RateLimitFields {
             }
         }
         return b.append('"').toString();
-    }
-
-    /** A tiny, correct JSON string writer (RFC 8259 escapes). */
-    static final class Json {
-        private Json() {
-        }
-
-        static void string(StringBuilder b, String s) {
-            b.append('"');
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                switch (c) {
-                    case '"' -> b.append("\\\"");
-                    case '\\' -> b.append("\\\\");
-                    case '\n' -> b.append("\\n");
-                    case '\r' -> b.append("\\r");
-                    case '\t' -> b.append("\\t");
-                    default -> {
-                        if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                            b.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            b.append(c);
-                        }
-                    }
-                }
-            }
-            b.append('"');
-        }
     }
 }

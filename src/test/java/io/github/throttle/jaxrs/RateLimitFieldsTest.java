@@ -30,7 +30,7 @@ class RateLimitFieldsTest {
     @Test
     void jsonStringsAreEscaped() {
         StringBuilder b = new StringBuilder();
-        RateLimitFields.Json.string(b, "q\"\\\n\u0001\u2028é");
+        JsonText.string(b, "q\"\\\n\u0001\u2028é");
         assertEquals("\"q\\\"\\\\\\n\\u0001\\u2028é\"", b.toString());
     }
 
