@@ -12,6 +12,12 @@ import java.util.List;
  * {@linkplain #returnable(int) returnable}: its weight can be given back after the call (the store then tells
  * which sub-bucket it recorded in). A pair of an {@linkplain Limit#inFlight() in-flight} limit always is: the
  * store tells the lease its seat holds, and giving it back releases the seat.
+ *
+ * <p>One key, one window, one count: pairs of one key whose limits count the same window (two resolvers that gave
+ * one identity, an override that made two windows equal) share that count. The call adds its weight there once,
+ * the largest of their weights ({@link #weight(int)}); each limit is still checked with its own weight: a store
+ * allows a pair when the count plus {@link #weight(int)} is at most {@link #bound(int)}, which is that same
+ * test. A store records a shared count once, through the first pair holding it ({@link #sharesCountWith(int)}).
  */
 public final class StoreCall {
 
@@ -22,6 +28,12 @@ public final class StoreCall {
     /** Pairs of key {@code i} are {@code [firstPair[i], firstPair[i + 1])}. */
     private final int[] firstPair;
     private final Pair[] pairs;
+    /** Per pair: the earlier pair of the same key and window whose count it shares, or -1. */
+    private final int[] sharesCountWith;
+    /** Per pair: the weight its count records, the largest own weight of the pairs sharing it. */
+    private final long[] countWeight;
+    /** Per pair: whether its count may be given back: every pair sharing it may. */
+    private final boolean[] countReturnable;
 
     private record Pair(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
     }
@@ -49,6 +61,29 @@ public final class StoreCall {
             }
         }
         firstPair[keys.length] = n;
+        this.sharesCountWith = new int[n];
+        this.countWeight = new long[n];
+        this.countReturnable = new boolean[n];
+        for (int k = 0; k < keys.length; k++) {
+            for (int p = firstPair[k]; p < firstPair[k + 1]; p++) {
+                sharesCountWith[p] = -1;
+                for (int q = firstPair[k]; q < p; q++) {
+                    if (pairs[q].limit().sameWindow(pairs[p].limit())) {
+                        sharesCountWith[p] = q;
+                        break;
+                    }
+                }
+                int first = sharesCountWith[p] < 0 ? p : sharesCountWith[p];
+                countWeight[first] = Math.max(countWeight[first], pairs[p].weight());
+                countReturnable[first] = (first == p || countReturnable[first]) && pairs[p].returnable();
+            }
+            for (int p = firstPair[k]; p < firstPair[k + 1]; p++) {
+                if (sharesCountWith[p] >= 0) {
+                    countWeight[p] = countWeight[sharesCountWith[p]];
+                    countReturnable[p] = countReturnable[sharesCountWith[p]];
+                }
+            }
+        }
     }
 
     /**
@@ -102,9 +137,41 @@ public final class StoreCall {
         return pairs[pair].limit();
     }
 
-    /** Weight charged by this pair; 0 when the call only reports usage. */
+    /**
+     * Weight this pair's count records: the pair's own weight, or the largest own weight of the pairs sharing its
+     * count; 0 when the call only reports usage.
+     */
     public long weight(int pair) {
+        return record ? countWeight[pair] : 0;
+    }
+
+    /** The weight this pair's limit charges, whatever other limits sharing its count charge; 0 when only reporting. */
+    public long ownWeight(int pair) {
         return record ? pairs[pair].weight() : 0;
+    }
+
+    /**
+     * The most the pair's count may hold with {@link #weight(int)} added for the call to pass this pair: its limit,
+     * raised by what the count records beyond this limit's own weight, so that the test is the limit's own (count
+     * plus own weight at most the limit). Figures a store computes against it are the limit's own figures plus
+     * that difference ({@link #headroom(int)}).
+     */
+    public long bound(int pair) {
+        return pairs[pair].limit().limit() + headroom(pair);
+    }
+
+    /** {@link #bound(int)} minus the limit: how much more the count records than this limit's own weight. */
+    public long headroom(int pair) {
+        return weight(pair) - ownWeight(pair);
+    }
+
+    /**
+     * The earlier pair of this call whose count this pair shares (same key, same window), or -1 when it holds its
+     * own: a store records a shared count once, through that earlier pair, and tells the same sub-bucket or lease
+     * for both.
+     */
+    public int sharesCountWith(int pair) {
+        return sharesCountWith[pair];
     }
 
     /** The index, among the caller's limits, of the limit this pair counts for. */
@@ -112,9 +179,13 @@ public final class StoreCall {
         return pairs[pair].limitIndex();
     }
 
-    /** Whether this pair's weight may be given back after the call: always for a seat of an in-flight limit. */
+    /**
+     * Whether this pair's weight may be given back after the call: always for a seat of an in-flight limit; for a
+     * count shared by several limits, only if every one of them gives it back, and then through the first pair
+     * holding it (never twice).
+     */
     public boolean returnable(int pair) {
-        return record && (pairs[pair].returnable() || pairs[pair].limit().inFlight());
+        return record && sharesCountWith[pair] < 0 && (countReturnable[pair] || pairs[pair].limit().inFlight());
     }
 
     /** Whether a pair counts calls in progress: an {@linkplain Limit#inFlight() in-flight} limit. */
@@ -165,17 +236,35 @@ public final class StoreCall {
         return givingBack(returnablePairs());
     }
 
-    /** The give-back of these pairs of this call, in that order; null when there are none. */
+    /** The give-back of these pairs of this call, in that order, each with the weight its count recorded; null when there are none. */
     public StoreCall givingBack(int[] of) {
         Builder b = builder(nowMillis, true);
         for (int p : of) {
             Pair x = pairs[p];
-            b.add(x.key(), x.limit(), x.weight(), x.limitIndex());
+            b.add(x.key(), x.limit(), weight(p), x.limitIndex());
         }
         return b.pairs.isEmpty() ? null : b.build();
     }
 
-    /** This call with each pair's limit mapped by {@code f} (the same window): the keys, weights and order kept. */
+    /**
+     * The pairs that take something when this call is allowed and recorded: one per count (the first pair holding
+     * it), in pair order; none for a report. What undoes a call answered without the store ({@link Store#decide}).
+     */
+    public int[] takingPairs() {
+        if (!record) {
+            return new int[0];
+        }
+        int[] of = new int[pairs.length];
+        int n = 0;
+        for (int p = 0; p < pairs.length; p++) {
+            if (sharesCountWith[p] < 0) {
+                of[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(of, n);
+    }
+
+    /** This call with each pair's limit mapped by {@code f} (the same window): the keys, own weights and order kept. */
     public StoreCall withLimits(java.util.function.UnaryOperator<Limit> f) {
         Builder b = builder(nowMillis, record).maxWait(maxWaitMillis);
         for (Pair x : pairs) {
@@ -184,7 +273,10 @@ public final class StoreCall {
         return b.build();
     }
 
-    /** Collects pairs; an exact repeat (same key and limit index) is kept once. */
+    /**
+     * Collects pairs; an exact repeat (same key and limit index) is kept once, and limits of one key that count the
+     * same window share one count.
+     */
     public static final class Builder {
         private final long nowMillis;
         private final boolean record;
@@ -205,29 +297,16 @@ public final class StoreCall {
             return this;
         }
 
-        /**
-         * @throws IllegalArgumentException when another limit of this key counts the same window: one key
-         *                                  holds one count per window
-         */
+        /** Adds a pair: {@code limit} checked for {@code key}, charging {@code weight}, for the caller's limit {@code limitIndex}. */
         public Builder add(String key, Limit limit, long weight, int limitIndex) {
             return add(key, limit, weight, limitIndex, false);
         }
 
-        /**
-         * As {@link #add(String, Limit, long, int)}; {@code returnable}: the pair's weight may be given back.
-         *
-         * @throws IllegalArgumentException when another limit of this key counts the same window
-         */
+        /** As {@link #add(String, Limit, long, int)}; {@code returnable}: the pair's weight may be given back. */
         public Builder add(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
             for (Pair p : pairs) {
-                if (!p.key().equals(key)) {
-                    continue;
-                }
-                if (p.limitIndex() == limitIndex) {
+                if (p.key().equals(key) && p.limitIndex() == limitIndex) {
                     return this;
-                }
-                if (p.limit().sameWindow(limit)) {
-                    throw new IllegalArgumentException("two limits with the same window " + limit + " in one call for " + key);
                 }
             }
             pairs.add(new Pair(key, limit, weight, limitIndex, returnable));

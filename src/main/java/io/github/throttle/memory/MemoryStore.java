@@ -90,9 +90,14 @@ public final class MemoryStore implements Store {
         for (int k = 0; k < call.keyCount(); k++) {
             IdentityCounts identity = identities.get(call.key(k));
             for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
-                Limit l = call.limit(p);
-                seen[p] = l.inFlight() ? lookSeats(identity == null ? null : identity.seats(l), l, now)
-                        : look(identity == null ? null : identity.find(l), l, now);
+                Limit l = bounded(call, p);
+                if (call.sharesCountWith(p) >= 0) {
+                    // one count for both: what the earlier pair sees, and later records, is this pair's too
+                    seen[p] = seen[call.sharesCountWith(p)];
+                } else {
+                    seen[p] = l.inFlight() ? lookSeats(identity == null ? null : identity.seats(l), l, now)
+                            : look(identity == null ? null : identity.find(l), l, now);
+                }
                 allowed &= seen[p].peak + call.weight(p) <= l.limit();
             }
         }
@@ -111,7 +116,7 @@ public final class MemoryStore implements Store {
         }
         long[] figures = new long[pairs * 3];
         for (int p = 0; p < pairs; p++) {
-            Limit l = call.limit(p);
+            Limit l = bounded(call, p);
             Pair s = seen[p];
             long need = s.used + call.weight(p) - l.limit();
             figures[p * 3] = Math.max(0, l.limit() - s.used);
@@ -131,7 +136,7 @@ public final class MemoryStore implements Store {
                 figures[p * 3 + 1] = l.leavesAt(s.oldest) - s.at;
             }
         }
-        if (allowed && call.returnable()) {
+        if (allowed && call.record()) {
             long[] subBuckets = new long[pairs];
             for (int p = 0; p < pairs; p++) {
                 subBuckets[p] = seen[p].reservedIn >= 0 ? -1 - seen[p].reservedIn : seen[p].subBucket;
@@ -151,7 +156,7 @@ public final class MemoryStore implements Store {
         List<Reservations.Window> windows = new ArrayList<>(seen.length);
         long from = now;
         for (int p = 0; p < seen.length; p++) {
-            Limit l = call.limit(p);
+            Limit l = bounded(call, p);
             Pair s = seen[p];
             if (s.window != null && s.window.marked()) {
                 from = Math.max(from, s.window.lastReserved());
@@ -170,7 +175,8 @@ public final class MemoryStore implements Store {
         for (int p = 0; p < seen.length; p++) {
             Reservations.Window v = windows.get(p);
             long rec = v.recordedAt(t0);
-            if (rec > v.base()) {
+            // a count shared with an earlier pair is reserved once, through it
+            if (rec > v.base() && call.sharesCountWith(p) < 0) {
                 Limit l = call.limit(p);
                 Pair s = seen[p];
                 IdentityCounts identity = identities.computeIfAbsent(call.key(keyOf(call, p)), key -> new IdentityCounts());
@@ -183,6 +189,14 @@ public final class MemoryStore implements Store {
             }
         }
         return t0;
+    }
+
+    /**
+     * The pair's limit as the store checks it: its {@linkplain StoreCall#bound bound} in place of the limit (the
+     * same limit unless the pair shares its count with a heavier one).
+     */
+    private static Limit bounded(StoreCall call, int pair) {
+        return call.limit(pair).withLimit(call.bound(pair));
     }
 
     private static int keyOf(StoreCall call, int pair) {
@@ -286,6 +300,10 @@ public final class MemoryStore implements Store {
         boolean started = false;
         long longest = 0;
         for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
+            if (call.sharesCountWith(p) >= 0) {
+                // recorded once, through the earlier pair whose count it shares
+                continue;
+            }
             Limit l = call.limit(p);
             Pair s = seen[p];
             if (l.inFlight()) {

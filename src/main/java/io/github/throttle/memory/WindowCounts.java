@@ -137,6 +137,10 @@ final class WindowCounts {
             } else {
                 reserved.setWeight(i, left);
             }
+            // the latest reservation left holds back later callers, not the one given back: no later than the end of
+            // the newest sub-bucket still reserved (none left: none)
+            long bound = reserved.size() == 0 ? 0 : (reserved.subBucket(reserved.size() - 1) + 1) * window.precisionMillis() - 1;
+            lastReserved = Math.min(lastReserved, bound);
         }
     }
 

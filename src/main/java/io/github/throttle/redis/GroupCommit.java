@@ -1,6 +1,7 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.StoreReply;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,9 +18,13 @@ import java.util.function.Function;
  * counting stays exact; one run carries many decisions, which saves Redis and this process the cost of a
  * command per decision.
  *
- * <p>A run that fails (Redis down, a timeout) fails each of its calls, which then get the failure policy. A
- * call's timeout runs from when it was asked, time queued included: a call answered by its timeout while it
- * queued is left out of the next run.
+ * <p>What a caller was told is what Redis holds. Each call's answer is a future of its own, which its caller
+ * completes when it stops waiting (its timeout, queueing included): a call answered so while it queued is not
+ * sent; one whose reply arrives after it was answered gives back at once whatever the reply says it took
+ * (weight, a reservation, seats), through the script's refund mode. A run that fails as a whole (Redis down,
+ * the script refused) fails each of its calls, which then get the failure policy; nothing of it was recorded. A
+ * call that fails inside the script fails alone: the calls before it keep their answers, and those after it,
+ * not run, go in the next run.
  */
 final class GroupCommit {
 
@@ -32,7 +37,7 @@ final class GroupCommit {
     /** Whether a run is in flight; guarded by {@code this}. */
     private boolean running;
 
-    private record Queued(StoreCall call, String mode, CompletableFuture<List<Object>> reply) {
+    private record Queued(StoreCall call, CompletableFuture<StoreReply> answer) {
     }
 
     /**
@@ -44,20 +49,23 @@ final class GroupCommit {
         this.expirySlackMillis = expirySlackMillis;
     }
 
-    /** Decides {@code call} in {@code mode}; completes with its reply in the script's form. */
-    CompletableFuture<List<Object>> decide(StoreCall call, String mode) {
-        Queued q = new Queued(call, mode, new CompletableFuture<>());
+    /**
+     * Decides {@code call}. The future returned is the call's own: completing it (a timeout) withdraws the call,
+     * which then leaves nothing counted in Redis.
+     */
+    CompletableFuture<StoreReply> decide(StoreCall call) {
+        Queued q = new Queued(call, new CompletableFuture<>());
         List<Queued> batch;
         synchronized (this) {
             queue.add(q);
             if (running) {
-                return q.reply();
+                return q.answer();
             }
             running = true;
             batch = next();
         }
         send(batch);
-        return q.reply();
+        return q.answer();
     }
 
     /** Takes the next batch from the queue, leaving out calls already answered (timed out); under the lock. */
@@ -65,7 +73,7 @@ final class GroupCommit {
         List<Queued> batch = new ArrayList<>(Math.min(queue.size(), MAX_BATCH));
         while (batch.size() < MAX_BATCH && !queue.isEmpty()) {
             Queued q = queue.poll();
-            if (!q.reply().isDone()) {
+            if (!q.answer().isDone()) {
                 batch.add(q);
             }
         }
@@ -76,10 +84,23 @@ final class GroupCommit {
     }
 
     private void send(List<Queued> batch) {
+        send(batch, List.of());
+    }
+
+    /**
+     * Sends the batch, led by {@code refunds} (what calls answered without Redis took, given back before any later
+     * decision reads it); refunds with no batch go on their own.
+     */
+    private void send(List<Queued> batch, List<SlidingWindowScript.Run> refunds) {
+        if (batch.isEmpty()) {
+            refunds.forEach(this::sendAlone);
+            return;
+        }
+        refunds.forEach(this::sendAlone);
         while (!batch.isEmpty()) {
             SlidingWindowScript.Run run = new SlidingWindowScript.Run(expirySlackMillis);
             for (Queued q : batch) {
-                run.decide(q.call(), q.mode());
+                run.decide(q.call());
             }
             CompletableFuture<List<Object>> sent;
             try {
@@ -89,45 +110,121 @@ final class GroupCommit {
             }
             if (!sent.isDone()) {
                 List<Queued> inFlight = batch;
-                sent.whenComplete((replies, failure) -> {
-                    // the next run first: Redis works on it while these answers are read
+                sent.whenComplete((replies, failed) -> {
+                    Answers answers = new Answers(inFlight, replies, failed);
+                    // calls not run go first; what late calls took is given back before the next run decides; that
+                    // run goes before these answers are handed out, so Redis works on it meanwhile
                     List<Queued> following;
                     synchronized (this) {
+                        answers.requeue(queue);
                         following = next();
                     }
-                    send(following);
-                    answer(inFlight, replies, failure == null ? null : ScriptRuns.unwrap(failure));
+                    send(following, answers.givingBackLate());
+                    answers.hand();
                 });
                 return;
             }
             // answered at once (the connection refused it): no stack grows while the queue drains
-            if (sent.isCompletedExceptionally()) {
-                answer(batch, null, failureOf(sent));
-            } else {
-                answer(batch, sent.join(), null);
+            Answers answers = new Answers(batch, sent.isCompletedExceptionally() ? null : sent.join(),
+                    sent.isCompletedExceptionally() ? sent.handle((r, e) -> e).join() : null);
+            synchronized (this) {
+                answers.requeue(queue);
             }
+            answers.givingBackLate().forEach(this::sendAlone);
+            answers.hand();
             synchronized (this) {
                 batch = next();
             }
         }
     }
 
-    private static void answer(List<Queued> batch, List<Object> replies, Throwable failure) {
-        for (int i = 0; i < batch.size(); i++) {
-            CompletableFuture<List<Object>> reply = batch.get(i).reply();
-            if (failure != null) {
-                reply.completeExceptionally(failure);
-                continue;
+    /** Sends a refund run on its own; one that fails leaves what it would give back counted (the safe side). */
+    private void sendAlone(SlidingWindowScript.Run refund) {
+        try {
+            runner.apply(refund);
+        } catch (RuntimeException e) {
+            // the connection refused it: counted until it leaves its window, seats until their lease ends
+        }
+    }
+
+    /** The answers of one run to its calls, read from its reply. */
+    private final class Answers {
+        private final List<Queued> batch;
+        private final Throwable failure;
+        /** Per call run: its reply, or why it failed; the calls after them were not run. */
+        private final Object[] read;
+
+        Answers(List<Queued> batch, List<Object> replies, Throwable failed) {
+            this.batch = batch;
+            this.failure = failureOf(replies, failed);
+            this.read = new Object[failure != null ? batch.size() : Math.min(batch.size(), replies.size())];
+            for (int i = 0; i < read.length; i++) {
+                if (failure != null) {
+                    read[i] = failure;
+                    continue;
+                }
+                try {
+                    read[i] = SlidingWindowScript.reply(SlidingWindowScript.replyOf(replies, i), batch.get(i).call());
+                } catch (RuntimeException e) {
+                    read[i] = e;
+                }
             }
-            try {
-                reply.complete(SlidingWindowScript.replyOf(replies, i));
-            } catch (RuntimeException e) {
-                reply.completeExceptionally(e);
+        }
+
+        /** Puts back at the head of the queue the calls the run did not reach; under the lock. */
+        void requeue(ArrayDeque<Queued> queue) {
+            for (int i = batch.size() - 1; i >= read.length; i--) {
+                queue.addFirst(batch.get(i));
+            }
+        }
+
+        /** The refunds of the calls whose callers were answered without their reply. */
+        List<SlidingWindowScript.Run> givingBackLate() {
+            List<SlidingWindowScript.Run> refunds = new ArrayList<>(0);
+            for (int i = 0; i < read.length; i++) {
+                if (batch.get(i).answer().isDone() && read[i] instanceof StoreReply r) {
+                    refund(batch.get(i).call(), r, refunds);
+                    read[i] = null;
+                }
+            }
+            return refunds;
+        }
+
+        /** Hands each call its answer; one whose caller stopped waiting meanwhile gives back what it took. */
+        void hand() {
+            for (int i = 0; i < read.length; i++) {
+                Queued q = batch.get(i);
+                if (read[i] instanceof StoreReply r) {
+                    if (!q.answer().complete(r)) {
+                        List<SlidingWindowScript.Run> refunds = new ArrayList<>(1);
+                        refund(q.call(), r, refunds);
+                        refunds.forEach(GroupCommit.this::sendAlone);
+                    }
+                } else if (read[i] instanceof Throwable e) {
+                    q.answer().completeExceptionally(e);
+                }
             }
         }
     }
 
-    private static Throwable failureOf(CompletableFuture<?> failed) {
-        return ScriptRuns.unwrap(failed.handle((r, e) -> e).join());
+    /** Adds to {@code refunds} the refund of what an allowed call took, if it took anything. */
+    private void refund(StoreCall call, StoreReply reply, List<SlidingWindowScript.Run> refunds) {
+        int[] taking = call.takingPairs();
+        if (!reply.allowed() || taking.length == 0) {
+            return;
+        }
+        long[] subBuckets = new long[taking.length];
+        for (int j = 0; j < taking.length; j++) {
+            subBuckets[j] = reply.subBucket(taking[j]);
+        }
+        refunds.add(new SlidingWindowScript.Run(expirySlackMillis).refund(call.givingBack(taking), subBuckets));
+    }
+
+    /** Why a run failed as a whole, or null: it failed, or it answered no call at all. */
+    private static Throwable failureOf(List<Object> replies, Throwable failed) {
+        if (failed != null) {
+            return ScriptRuns.unwrap(failed);
+        }
+        return replies == null || replies.isEmpty() ? new IllegalStateException("unexpected script reply: " + replies) : null;
     }
 }

@@ -92,15 +92,25 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         return client.refreshPartitionsAsync().thenCompose(loaded -> client.connectAsync(StringCodec.UTF8));
     }
 
+    /**
+     * The future returned is the call's own, as {@link GroupCommit}'s: completing it (a timeout) withdraws the
+     * call, whichever slots it spans.
+     */
     @Override
     public CompletionStage<StoreReply> decide(StoreCall call) {
-        return connection.get().thenCompose(c -> {
-            SlotGroups groups = SlotGroups.of(call);
-            if (groups.size() == 1) {
-                return commit(call).decide(call, SlidingWindowScript.mode(call)).thenApply(reply -> SlidingWindowScript.reply(reply, call));
+        SlotGroups groups = SlotGroups.of(call);
+        if (groups.size() == 1) {
+            return commit(call).decide(call);
+        }
+        CompletableFuture<StoreReply> answer = new CompletableFuture<>();
+        connection.get().whenComplete((c, failure) -> {
+            if (failure != null) {
+                answer.completeExceptionally(failure);
+            } else if (!answer.isDone()) {
+                decideAcrossSlots(c, groups, answer);
             }
-            return decideAcrossSlots(c, groups);
         });
+        return answer;
     }
 
     /** The group commit of the slot of {@code call}'s keys (one slot). */
@@ -109,47 +119,72 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                 run -> connection.get().thenCompose(c -> run(c, run)), expirySlackMillis));
     }
 
-    private CompletionStage<StoreReply> decideAcrossSlots(StatefulRedisClusterConnection<String, String> c, SlotGroups groups) {
+    /**
+     * Decides a call spanning several slots into {@code answer}. When the caller stops waiting ({@code answer}
+     * completed first), the parts still queued are withdrawn, and every part that recorded is refunded.
+     */
+    private void decideAcrossSlots(StatefulRedisClusterConnection<String, String> c, SlotGroups groups,
+                                   CompletableFuture<StoreReply> answer) {
         List<StoreCall> parts = groups.parts();
-        String mode = groups.whole().record() ? SlidingWindowScript.RECORD_AND_TELL_SUB_BUCKETS : SlidingWindowScript.REPORT;
-        List<CompletableFuture<List<Object>>> runs = new ArrayList<>(parts.size());
+        List<CompletableFuture<StoreReply>> runs = new ArrayList<>(parts.size());
         for (StoreCall part : parts) {
-            runs.add(commit(part).decide(part, mode));
+            runs.add(commit(part).decide(part));
         }
-        return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).handle((ignored, failed) -> {
+        answer.whenComplete((r, e) -> {
+            if (e != null) {
+                runs.forEach(run -> run.completeExceptionally(e));
+            }
+        });
+        CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).whenComplete((ignored, failed) -> {
             // every run has completed, each either way
             Throwable failure = null;
             StoreReply[] replies = new StoreReply[parts.size()];
             boolean allowed = true;
             for (int g = 0; g < parts.size(); g++) {
-                CompletableFuture<List<Object>> run = runs.get(g);
+                CompletableFuture<StoreReply> run = runs.get(g);
                 if (run.isCompletedExceptionally()) {
-                    failure = failure != null ? failure : ScriptRuns.unwrap(run.handle((r, e) -> e).join());
+                    failure = failure != null ? failure : ScriptRuns.unwrap(run.handle((x, e) -> e).join());
                     allowed = false;
                 } else {
-                    replies[g] = SlidingWindowScript.reply(run.join(), parts.get(g));
+                    replies[g] = run.join();
                     allowed &= replies[g].allowed();
                 }
             }
-            if (allowed || !groups.whole().record()) {
-                return CompletableFuture.completedFuture(merge(groups, replies, allowed));
+            if (allowed && answer.complete(merge(groups, replies, true))) {
+                return;
             }
+            if (!groups.whole().record()) {
+                answer.complete(merge(groups, replies, allowed));
+                return;
+            }
+            // denied, failed, or its caller answered meanwhile: every part that recorded gives it back, and the
+            // answer waits for that
             List<CompletableFuture<?>> refunds = new ArrayList<>();
             for (int g = 0; g < parts.size(); g++) {
                 if (replies[g] != null && replies[g].allowed()) {
-                    refunds.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(parts.get(g), replies[g].subBuckets()))
-                            .toCompletableFuture());
+                    refunds.add(refund(c, parts.get(g), replies[g]));
                 }
             }
             Throwable cause = failure;
             // a refund that fails leaves weight counted: the safe side, and the decision stands
-            return CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new)).handle((r, e) -> {
+            CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new)).whenComplete((r, e) -> {
                 if (cause != null) {
-                    throw new java.util.concurrent.CompletionException(cause);
+                    answer.completeExceptionally(cause);
+                } else {
+                    answer.complete(merge(groups, replies, false));
                 }
-                return merge(groups, replies, false);
             });
-        }).thenCompose(f -> f);
+        });
+    }
+
+    /** Gives back what an allowed part took. */
+    private CompletableFuture<List<Object>> refund(StatefulRedisClusterConnection<String, String> c, StoreCall part, StoreReply reply) {
+        int[] taking = part.takingPairs();
+        long[] subBuckets = new long[taking.length];
+        for (int j = 0; j < taking.length; j++) {
+            subBuckets[j] = reply.subBucket(taking[j]);
+        }
+        return run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part.givingBack(taking), subBuckets)).toCompletableFuture();
     }
 
     /**
@@ -160,7 +195,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     private static StoreReply merge(SlotGroups groups, StoreReply[] replies, boolean allowed) {
         StoreCall whole = groups.whole();
         long[] figures = new long[whole.pairCount() * 3];
-        long[] subBuckets = allowed && whole.returnable() ? new long[whole.pairCount()] : null;
+        long[] subBuckets = allowed && whole.record() ? new long[whole.pairCount()] : null;
         for (int g = 0; g < replies.length; g++) {
             StoreCall part = groups.parts().get(g);
             StoreReply r = replies[g];
@@ -171,7 +206,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                 long wait = r.waitMillis(q);
                 if (refunded) {
                     remaining += part.weight(q);
-                    if (remaining == part.limit(q).limit()) {
+                    if (remaining == part.bound(q)) {
                         wait = 0;
                     }
                 }

@@ -22,7 +22,7 @@ final class RedisFailures {
     /** Redis 7.2 on: {@code NOPERM User u has no permissions to run the 'pexpire' command}; 6 and 7.0 at top level. */
     private static final Pattern NAMED_COMMAND = Pattern.compile("permissions to run the '([^']+)' command");
     /** Redis 7.0 inside a script: {@code ERR The user executing the script can't run this command ... on @user_script:316.} */
-    private static final Pattern SCRIPT_LINE = Pattern.compile("@user_script:(\\d+)");
+    private static final Pattern SCRIPT_LINE = Pattern.compile("@user_script:\\s*(\\d+)");
     private static final Pattern CALL = Pattern.compile("redis\\.p?call\\('([A-Za-z]+)'");
 
     private RedisFailures() {

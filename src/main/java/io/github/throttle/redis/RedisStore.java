@@ -55,7 +55,7 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     @Override
     public CompletionStage<StoreReply> decide(StoreCall call) {
-        return commit.decide(call, SlidingWindowScript.mode(call)).thenApply(reply -> SlidingWindowScript.reply(reply, call));
+        return commit.decide(call);
     }
 
     @Override

@@ -29,9 +29,11 @@ public final class SlidingWindowScript {
 
     /** Mode of a call: only report usage. */
     public static final String REPORT = "0";
-    /** Mode of a call: record it when allowed. */
-    public static final String RECORD = "1";
-    /** Mode of a call: record it when allowed and end its reply with the sub-bucket of each window. */
+    /**
+     * Mode of a call: record it when allowed and end its reply with the sub-bucket of each window. Every recorded
+     * call is sent so (the script's mode "1", which does not tell them, serves earlier versions): whatever a call
+     * took can be given back, also when its reply comes after its caller was answered without it.
+     */
     public static final String RECORD_AND_TELL_SUB_BUCKETS = "2";
     /** Mode of a call: undo a call recorded with {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
     static final String REFUND = "-1";
@@ -39,12 +41,9 @@ public final class SlidingWindowScript {
     private SlidingWindowScript() {
     }
 
-    /** The mode of a call decided on its own (not a part of a call split over Redis Cluster slots). */
+    /** The mode of a call: {@link #RECORD_AND_TELL_SUB_BUCKETS}, or {@link #REPORT} when it only reports usage. */
     public static String mode(StoreCall call) {
-        if (!call.record()) {
-            return REPORT;
-        }
-        return call.returnable() ? RECORD_AND_TELL_SUB_BUCKETS : RECORD;
+        return call.record() ? RECORD_AND_TELL_SUB_BUCKETS : REPORT;
     }
 
     /**
@@ -81,7 +80,7 @@ public final class SlidingWindowScript {
             args.add("");
         }
 
-        /** Adds a call to decide in the given mode: {@link #REPORT}, {@link #RECORD} or {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
+        /** Adds a call to decide in the given mode: {@link #REPORT} or {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
         public Run decide(StoreCall call, String mode) {
             add(call, mode);
             return this;
@@ -126,7 +125,8 @@ public final class SlidingWindowScript {
                 for (int p = from; p < to; p++) {
                     Limit l = call.limit(p);
                     args.add(tag(l));
-                    args.add(number(l.limit()));
+                    // the pair's bound: its limit, unless it shares its count with a heavier limit (StoreCall)
+                    args.add(number(call.bound(p)));
                     args.add(number(l.precisionMillis()));
                     // k = 0 names the seats of an in-flight limit, p then being its lease
                     args.add(number(l.inFlight() ? 0 : l.subBuckets()));
@@ -150,13 +150,29 @@ public final class SlidingWindowScript {
         }
     }
 
-    /** The reply of call {@code i} of a run, from the run's reply. */
+    /**
+     * The reply of call {@code i} of a run, from the run's reply; null when the run ended before that call (an
+     * earlier call failed: this one was not run).
+     *
+     * @throws ScriptFailure when this call failed in the script
+     */
     @SuppressWarnings("unchecked")
     public static List<Object> replyOf(List<Object> runReply, int i) {
-        if (runReply == null || runReply.size() <= i || !(runReply.get(i) instanceof List)) {
-            throw new IllegalStateException("unexpected script reply, no reply for call " + i + ": " + runReply);
+        if (runReply != null && runReply.size() <= i) {
+            return null;
         }
-        return (List<Object>) runReply.get(i);
+        Object reply = runReply == null ? null : runReply.get(i);
+        if (reply instanceof List) {
+            return (List<Object>) reply;
+        }
+        throw new ScriptFailure("the script failed deciding a call: " + reply);
+    }
+
+    /** A call the script could not decide: its writes may be partly done, the calls of its run before it stand. */
+    public static final class ScriptFailure extends IllegalStateException {
+        ScriptFailure(String message) {
+            super(message);
+        }
     }
 
     /**

@@ -30,7 +30,7 @@ final class SlotGroups {
             StoreCall.Builder b = bySlot.computeIfAbsent(SlotHash.getSlot(key),
                     s -> StoreCall.builder(call.nowMillis(), call.record()));
             for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
-                b.add(key, call.limit(p), call.weight(p), p);
+                b.add(key, call.limit(p), call.ownWeight(p), p);
             }
         }
         List<StoreCall> parts = new ArrayList<>(bySlot.size());

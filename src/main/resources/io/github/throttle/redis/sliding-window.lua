@@ -74,14 +74,18 @@ Reply: one reply per call of the batch, in order. A call's reply:
   mode "2" ends an allowed call's reply with one number per window: the sub-bucket it recorded in (-1 - b
   for weight reserved in sub-bucket b), or for seats the id of the lease it took (0 for a weight of 0, which
   takes none)
-A denied call and a report write nothing.
+A denied call and a report write nothing. A call that fails (an error inside the script, a write Redis refuses)
+ends the batch: its reply is a string "failed: <why>" and the calls after it get none; the calls before it
+keep their replies and what they recorded (Redis does not roll a script back). The one failing may have
+written part of its keys.
 
 Refund (mode "-1"): undoes an allowed "2" call, for a call whose part on other keys was denied (Redis
 Cluster, keys in several hash slots), whose weight is given back (a successful call of a target that counts
 only failures) or that ended (its seats are released). Its section as that call's (or a part of it), its now ignored, followed by one sub-bucket
 per window in order: the numbers that call's reply ended with, in base 36. Each window's weight is
 subtracted from that sub-bucket (a reserved one's entry) and from the window's total, so counts are exactly as if the call had never
-been recorded; a sub-bucket that has since left the window is not touched (its weight is gone already). An
+been recorded (a reserved one's: the latest reservation becomes at most the end of the newest sub-bucket still
+reserved, 0 when none is, so a reservation given back holds back no later caller); a sub-bucket that has since left the window is not touched (its weight is gone already). An
 emptied oldest sub-bucket is passed over (h moves to the next one holding weight); an emptied later one of a
 chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
 become the oldest). Seats: the lease with that id is removed, if it is still there; the field is deleted
@@ -156,7 +160,8 @@ local function refund(a, keyCount)
     local m = tonumber(ARGV[a + 1], 36)
     a = a + 2
     for _ = 1, m do
-      undo[#undo + 1] = { key = key, tag = ARGV[a], k = tonumber(ARGV[a + 3], 36), w = tonumber(ARGV[a + 4], 36) }
+      undo[#undo + 1] = { key = key, tag = ARGV[a], p = tonumber(ARGV[a + 2], 36), k = tonumber(ARGV[a + 3], 36),
+        w = tonumber(ARGV[a + 4], 36) }
       a = a + 5
     end
   end
@@ -170,15 +175,26 @@ local function refund(a, keyCount)
       -- weight reserved in sub-bucket -1 - b: taken from its entry, if it is still there
       local v = redis.call('HGET', key, tag .. '+')
       if v and u.w > 0 then
-        local entries = { v:sub(1, 8) }
+        local entries, newest, found = { '' }, false, false
         for y = 9, #v, 12 do
           local eb, ew = unpack4('<dI4', v, y)
           if eb == -1 - b then
+            found = true
             ew = ew - u.w
             if ew < 0 then ew = 0 end
           end
-          if ew > 0 then entries[#entries + 1] = pack('<dI4', eb, ew) end
+          if ew > 0 then
+            entries[#entries + 1] = pack('<dI4', eb, ew)
+            newest = eb
+          end
         end
+        -- the latest reservation left holds back later callers, not the one given back: no later than the end of
+        -- the newest sub-bucket still reserved (nothing left: none)
+        local last = unpack4('<d', v)
+        local bound = 0
+        if newest then bound = (newest + 1) * u.p - 1 end
+        if found and bound < last then last = bound end
+        entries[1] = pack('<d', last)
         redis.call('HSET', key, tag .. '+', table.concat(entries))
       end
     elseif k == 0 then
@@ -622,7 +638,10 @@ local function decide(now, mode, maxWait, a0, keyCount)
     if record then
       for q = 0, keyCount * 5 - 1, 5 do
         local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
-        redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
+        -- a key whose windows are all seats of weight 0 has nothing to write
+        if pending[q + 3] > 0 then
+          redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
+        end
         -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
         -- (other methods sharing this bucket may keep longer windows in the same key)
         if after > before then
@@ -740,11 +759,21 @@ local replies = {}
 local a = 3
 for c = 1, tonumber(ARGV[2], 36) do
   local now, mode, maxWait, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+  -- a call that fails ends the batch there: the calls before it keep their replies (their writes stay), and
+  -- its own reply is the error's text (see Reply)
+  local ok, reply, nxt
   if mode == '-1' then
-    replies[c] = {}
-    a = refund(a + 4, keyCount)
+    ok, nxt = pcall(refund, a + 4, keyCount)
+    if ok then reply = {} else reply = nxt end
   else
-    replies[c], a = decide(now, mode, maxWait, a + 4, keyCount)
+    ok, reply, nxt = pcall(decide, now, mode, maxWait, a + 4, keyCount)
   end
+  if not ok then
+    -- redis.call raises a table holding the error reply
+    if type(reply) == 'table' and reply.err then reply = reply.err end
+    replies[c] = 'failed: ' .. tostring(reply)
+    return replies
+  end
+  replies[c], a = reply, nxt
 end
 return replies

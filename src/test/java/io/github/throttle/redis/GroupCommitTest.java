@@ -94,16 +94,16 @@ class GroupCommitTest {
                     calls.add(b.build());
                 }
                 // the first call is in flight (held); the others queue behind it
-                List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+                List<CompletableFuture<StoreReply>> replies = new ArrayList<>();
                 for (StoreCall call : calls) {
-                    replies.add(commit.decide(call, SlidingWindowScript.mode(call)));
+                    replies.add(commit.decide(call));
                 }
                 hold.complete(null);
                 for (int n = 0; n < calls.size(); n++) {
                     StoreCall call = calls.get(n);
                     clock.set(call.nowMillis());
                     StoreReply expected = inMemory.decideNow(call);
-                    StoreReply actual = SlidingWindowScript.reply(replies.get(n).join(), call);
+                    StoreReply actual = replies.get(n).join();
                     int at = n;
                     int batch = size;
                     assertEquals(expected, actual, () -> "call " + at + " of a batch of " + batch + " (seed " + seed + ")");
@@ -133,16 +133,16 @@ class GroupCommitTest {
             GroupCommit commit = new GroupCommit(runs::send, 0);
             Limit limit = Limit.of(1000, 60_000, 1000);
             StoreCall lone = StoreCall.builder(-1, true).add("lone", limit, 1, 0).build();
-            assertEquals(1L, commit.decide(lone, SlidingWindowScript.RECORD).join().get(0));
+            assertTrue(commit.decide(lone).join().allowed());
             CompletableFuture<Void> hold = new CompletableFuture<>();
             runs.hold = hold;
-            List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+            List<CompletableFuture<StoreReply>> replies = new ArrayList<>();
             for (int n = 0; n < 1 + 150; n++) {
-                replies.add(commit.decide(lone, SlidingWindowScript.RECORD));
+                replies.add(commit.decide(lone));
             }
             hold.complete(null);
-            for (CompletableFuture<List<Object>> r : replies) {
-                assertEquals(1L, r.join().get(0));
+            for (CompletableFuture<StoreReply> r : replies) {
+                assertTrue(r.join().allowed());
             }
             assertEquals(List.of(1, 1, 64, 64, 22), runs.sizes);
         }
@@ -158,23 +158,23 @@ class GroupCommitTest {
             return sizes.size() == 1 ? inFlight : CompletableFuture.failedFuture(new IllegalStateException("Redis is gone"));
         }, 0);
         StoreCall call = StoreCall.builder(-1, true).add("k", Limit.of(5, 1000, 100), 1, 0).build();
-        CompletableFuture<List<Object>> lone = commit.decide(call, SlidingWindowScript.RECORD);
-        List<CompletableFuture<List<Object>>> queued = new ArrayList<>();
+        CompletableFuture<StoreReply> lone = commit.decide(call);
+        List<CompletableFuture<StoreReply>> queued = new ArrayList<>();
         for (int n = 0; n < 5; n++) {
-            queued.add(commit.decide(call, SlidingWindowScript.RECORD));
+            queued.add(commit.decide(call));
         }
         // one queued call reaches its timeout while the run in flight has not ended
         queued.get(2).orTimeout(1, TimeUnit.NANOSECONDS);
         ExecutionException timedOut = assertThrows(ExecutionException.class, () -> queued.get(2).get(30, TimeUnit.SECONDS));
         assertInstanceOf(TimeoutException.class, timedOut.getCause());
         inFlight.completeExceptionally(new IllegalStateException("Redis is gone"));
-        for (CompletableFuture<List<Object>> f : List.of(lone, queued.get(0), queued.get(1), queued.get(3), queued.get(4))) {
+        for (CompletableFuture<StoreReply> f : List.of(lone, queued.get(0), queued.get(1), queued.get(3), queued.get(4))) {
             ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
             assertInstanceOf(IllegalStateException.class, e.getCause());
         }
         assertEquals(List.of(1, 4), sizes, "the run in flight, then the four calls still waiting");
         // nothing is left in flight: the next call goes at once
-        assertTrue(commit.decide(call, SlidingWindowScript.RECORD).isCompletedExceptionally());
+        assertTrue(commit.decide(call).isCompletedExceptionally());
         assertEquals(List.of(1, 4, 1), sizes);
     }
 }
