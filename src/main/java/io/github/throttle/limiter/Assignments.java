@@ -12,13 +12,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
  * Identities put on a plan while the application runs ({@link io.github.throttle.ThrottleAdmin}), kept in the
  * store's shared settings ({@link SharedSettingsWatch}) as one field per identity, {@code plan|end in ms or
  * empty}, so that every instance applies them; a call only reads the snapshot in memory. An assignment that
- * ends stops matching at its end, by the clock.
+ * ends stops matching at its end, by the clock: the first call after it rebuilds the snapshot, and only in
+ * place of the snapshot it rebuilt from, so that a change read from the store meanwhile is never undone.
  */
 final class Assignments {
 
@@ -31,14 +33,14 @@ final class Assignments {
     private final String keyHeader;
     private final InstantSource clock;
     private final Predicate<String> knownPlan;
-    private volatile Snapshot snapshot;
+    private final AtomicReference<Snapshot> snapshot;
 
     /** @param knownPlan whether a plan can be assigned (reserved, or named by an annotation) */
     Assignments(String keyHeader, InstantSource clock, Predicate<String> knownPlan) {
         this.keyHeader = keyHeader;
         this.clock = clock;
         this.knownPlan = knownPlan;
-        this.snapshot = snapshot(Map.of());
+        this.snapshot = new AtomicReference<>(snapshot(Map.of()));
     }
 
     /** Whether a shared setting is an assignment: its field is an identity as the lists write it. */
@@ -48,10 +50,11 @@ final class Assignments {
 
     /** The plan a live assignment gives the caller, or null. */
     String match(Caller caller) {
-        Snapshot s = snapshot;
-        if (clock.millis() >= s.nextEnd()) {
-            s = snapshot(s.all());
-            snapshot = s;
+        Snapshot s = snapshot.get();
+        while (clock.millis() >= s.nextEnd()) {
+            // in place of the one it was rebuilt from only: settings read from the store meanwhile win, and are looked at again
+            Snapshot rebuilt = snapshot(s.all());
+            s = snapshot.compareAndSet(s, rebuilt) ? rebuilt : snapshot.get();
         }
         return s.live().match(caller);
     }
@@ -87,7 +90,7 @@ final class Assignments {
     Map<String, Assignment> live() {
         long now = clock.millis();
         Map<String, Assignment> live = new TreeMap<>();
-        snapshot.all().forEach((id, a) -> {
+        snapshot.get().all().forEach((id, a) -> {
             if (a.until() == null || a.until().toEpochMilli() > now) {
                 live.put(id, a);
             }
@@ -106,7 +109,7 @@ final class Assignments {
                 }
             }
         });
-        snapshot = snapshot(Map.copyOf(all));
+        snapshot.set(snapshot(Map.copyOf(all)));
     }
 
     /** An assignment as kept in the store ({@code plan|end in ms or empty}); null (and logged) when unreadable. */
