@@ -4,6 +4,7 @@ import io.github.throttle.Caller;
 import io.github.throttle.Decision;
 import io.github.throttle.ThrottleAdmin;
 import io.github.throttle.Throttler;
+import io.github.throttle.config.LoggedIdentity;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.engine.Limit;
 
@@ -125,10 +126,11 @@ public final class Administration {
         }
         List<Limit> rates = limits.stream().filter(l -> !l.inFlight()).toList();
         List<Limit> asked = rates.stream().map(l -> l.withLimit(Limit.MAX_LIMIT)).toList();
-        Decision d = shared.wait(limiter.acquire(bucket, identity.trim(), 0, false, asked, 0), "read the usage of " + identity + " in " + bucket);
+        Decision d = shared.wait(limiter.acquire(bucket, identity.trim(), 0, false, asked, 0),
+                "read the usage of " + LoggedIdentity.of(identity) + " in " + bucket);
         if (d.isUnmetered()) {
             throw new IllegalStateException("the " + store + " could not be asked for the usage of "
-                    + identity + " in " + bucket);
+                    + LoggedIdentity.of(identity) + " in " + bucket);
         }
         List<ThrottleAdmin.Usage> usage = new ArrayList<>(rates.size());
         for (int i = 0; i < rates.size(); i++) {
@@ -158,9 +160,10 @@ public final class Administration {
      * of the shared settings); {@code principal} made the change (logged).
      */
     public void resetEverywhere(String bucket, String identity, String principal) {
-        shared.wait(limiter.reset(bucket, identity), "reset " + identity + " in " + bucket);
-        change(new SharedChange("reset", bucket + "|" + identity + "|" + clock.millis(), "the reset of " + identity,
-                "counts of " + identity + " in bucket " + bucket + " reset"), principal);
+        String logged = LoggedIdentity.of(identity);
+        shared.wait(limiter.reset(bucket, identity), "reset " + logged + " in " + bucket);
+        change(new SharedChange("reset", bucket + "|" + identity + "|" + clock.millis(), "the reset of " + logged,
+                "counts of " + logged + " in bucket " + bucket + " reset"), principal);
     }
 
     /** As {@link ThrottleAdmin#topDenied}. */

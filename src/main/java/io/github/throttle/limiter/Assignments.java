@@ -2,6 +2,7 @@ package io.github.throttle.limiter;
 
 import io.github.throttle.Caller;
 import io.github.throttle.ThrottleAdmin.Assignment;
+import io.github.throttle.config.LoggedIdentity;
 import io.github.throttle.config.PlanLists;
 
 import java.time.Duration;
@@ -76,14 +77,16 @@ final class Assignments {
             throw new IllegalArgumentException("duration " + duration + ": must be positive, or null for no end");
         }
         Instant until = duration == null ? null : clock.instant().plus(duration);
+        String logged = LoggedIdentity.of(id);
         return new SharedChange(id, plan + "|" + (until == null ? "" : Long.toString(until.toEpochMilli())),
-                "the assignment of " + id, id + " assigned to plan " + plan + (until == null ? "" : " until " + until));
+                "the assignment of " + logged, logged + " assigned to plan " + plan + (until == null ? "" : " until " + until));
     }
 
     /** The change that takes an identity's assignment back. */
     SharedChange unassign(String identity) {
         String id = identity == null ? "" : identity.trim();
-        return new SharedChange(id, null, "the assignment of " + id, "assignment of " + id + " taken back");
+        String logged = LoggedIdentity.of(id);
+        return new SharedChange(id, null, "the assignment of " + logged, "assignment of " + logged + " taken back");
     }
 
     /** The live assignments by identity. */
@@ -123,7 +126,7 @@ final class Assignments {
             }
             return new Assignment(plan, end.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(end)));
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + identity + ": " + value);
+            LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + LoggedIdentity.of(identity) + ": " + value);
             return null;
         }
     }

@@ -149,9 +149,48 @@ class AdminTest {
             l.admin().override("search", "", List.of(perMinute(5)), null);
             List<String> lines = log.at(java.util.logging.Level.INFO);
             assertEquals(2, lines.size(), String.valueOf(lines));
-            assertTrue(lines.get(0).contains("key:acme") && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
+            assertTrue(lines.get(0).contains(keyInLogs("acme")) && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
             assertTrue(lines.get(1).contains("search") && lines.get(1).endsWith("(by application)"), lines.get(1));
         }
+    }
+
+    /** {@code key:} and the first 8 hex digits of the SHA-256 of the key: how logs write an API-key identity. */
+    static String keyInLogs(String key) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "key:" + java.util.HexFormat.of().formatHex(digest).substring(0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void noLogLineShowsAnApiKeyAndEveryLineWritesItTheSameWay() {
+        String secret = "s3cret-api-key";
+        MemoryStore store = new MemoryStore(clock);
+        try (Limiter l = limiter(store, clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
+            l.admin().assign("key:" + secret, "pro", Duration.ofHours(1), "olga");
+            l.admin().unassign(" key:" + secret, "olga");
+            l.admin().resetEverywhere("search", "key:" + secret, "olga");
+            l.admin().assign("user:ann", "blocked", null, "olga");
+            // an assignment the store holds but cannot be read, seen when the settings are read next
+            store.writeShared(new io.github.throttle.engine.KeyCodec(l.settings().keyPrefix()).sharedKey("settings"), "key:" + secret, "pro|soon");
+            l.admin().assign("user:bob", "pro", null, "olga");
+
+            List<String> info = log.at(java.util.logging.Level.INFO);
+            assertEquals(5, info.size(), String.valueOf(info));
+            for (int i = 0; i < 3; i++) {
+                assertTrue(info.get(i).contains(keyInLogs(secret)) && info.get(i).endsWith("(by olga)"), info.get(i));
+            }
+            assertTrue(info.get(3).contains("user:ann assigned to plan blocked"), "other identities as they are: " + info.get(3));
+            String warning = log.only(java.util.logging.Level.WARNING);
+            assertTrue(warning.contains("unreadable assignment of " + keyInLogs(secret)), warning);
+            assertTrue(log.all().stream().noneMatch(line -> line.contains(secret)), "a log line shows the key: " + log.all());
+        }
+        Config twice = TestConfig.of("throttle.plans.blocked", "key:" + secret, "throttle.plans.pro", "key:" + secret);
+        String startUp = assertThrows(RuntimeException.class, () -> Bootstrap.assemble(ThrottleSettings.read(twice), twice, new MemoryStore(clock),
+                clock, ValidationTest::construct, m -> false, Meters.NONE, Optional.empty()).target(Api.class, method("search"))).getMessage();
+        assertTrue(startUp.contains("throttle.plans.pro=" + keyInLogs(secret)) && !startUp.contains(secret), "a start-up error, which the server logs: " + startUp);
     }
 
     @Test
