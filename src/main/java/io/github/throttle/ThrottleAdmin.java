@@ -33,13 +33,16 @@ public interface ThrottleAdmin {
     }
 
     /**
-     * What an identity has used of one limit now.
+     * What an identity has used of one limit now. For an in-flight limit: the seats held by its calls in progress,
+     * and when the soonest of their leases ends.
      *
      * @param policy      the limit's policy name, as in the {@code RateLimit-Policy} field
      * @param limit       the limit
-     * @param used        the weight counted in the window now (may exceed a lowered limit)
+     * @param used        the weight counted in the window now (may exceed a lowered limit); for an in-flight limit,
+     *                    the weight of the seats held now
      * @param remaining   what may still be charged now, never below 0
-     * @param resetMillis when the window frees weight next, in milliseconds from now
+     * @param resetMillis when the window frees weight next, in milliseconds from now; for an in-flight limit, when
+     *                    the soonest lease held ends (0: none is held)
      */
     record Usage(String policy, long limit, long used, long remaining, long resetMillis) {
     }

@@ -102,9 +102,9 @@ public final class Administration {
     }
 
     /**
-     * As {@link ThrottleAdmin#usage}: the limits in force for the plan, asked of the store with the highest limit
-     * there is (the window of a limit does not depend on it), so that {@code used} is what is counted even above
-     * a lowered limit.
+     * As {@link ThrottleAdmin#usage}: the limits in force for the plan, rate limits and seats alike, asked of the
+     * store with the highest limit there is (the window of a limit does not depend on it), so that {@code used} is
+     * what is counted even above a lowered limit.
      *
      * @throws IllegalArgumentException for a bucket or plan no target declares, or no identity
      * @throws IllegalStateException    when the store cannot be asked
@@ -124,22 +124,39 @@ public final class Administration {
                     ? "plan '" + plan + "': bucket " + bucket + " declares no limits for it"
                     : "bucket '" + bucket + "': no throttled method counts in it");
         }
-        List<Limit> rates = limits.stream().filter(l -> !l.inFlight()).toList();
-        List<Limit> asked = rates.stream().map(l -> l.withLimit(Limit.MAX_LIMIT)).toList();
-        Decision d = shared.wait(limiter.acquire(bucket, identity.trim(), 0, false, asked, 0),
+        List<Limit> windows = windowsOf(limits);
+        Decision d = shared.wait(limiter.acquire(bucket, identity.trim(), 0, false, windows, 0),
                 "read the usage of " + LoggedIdentity.of(identity) + " in " + bucket);
         if (d.isUnmetered()) {
             throw new IllegalStateException("the " + store + " could not be asked for the usage of "
                     + LoggedIdentity.of(identity) + " in " + bucket);
         }
-        List<ThrottleAdmin.Usage> usage = new ArrayList<>(rates.size());
-        for (int i = 0; i < rates.size(); i++) {
-            Limit l = rates.get(i);
-            Decision.Quota q = d.quotas().get(i);
-            long used = Limit.MAX_LIMIT - q.remaining();
+        List<ThrottleAdmin.Usage> usage = new ArrayList<>(limits.size());
+        for (Limit l : limits) {
+            int w = 0;
+            while (!windows.get(w).sameWindow(l)) {
+                w++;
+            }
+            // seats: held now, and the wait is until the soonest lease ends; windows: counted, until weight leaves
+            Decision.Quota q = d.quotas().get(w);
+            long used = windows.get(w).limit() - q.remaining();
             usage.add(new ThrottleAdmin.Usage(l.policy(), l.limit(), used, Math.max(0, l.limit() - used), q.resetMillis()));
         }
         return usage;
+    }
+
+    /**
+     * Each window (or seats' lease) of these limits once, with the highest limit of its kind: two targets of a
+     * bucket may declare different limits of one window, which share its count.
+     */
+    private static List<Limit> windowsOf(List<Limit> limits) {
+        List<Limit> windows = new ArrayList<>();
+        for (Limit l : limits) {
+            if (windows.stream().noneMatch(l::sameWindow)) {
+                windows.add(l.withLimit(l.inFlight() ? Limit.MAX_SEATS : Limit.MAX_LIMIT));
+            }
+        }
+        return windows;
     }
 
     /** The plan an assignment or a list gives an identity ({@code ""}: none, or a reserved plan: the default limits). */

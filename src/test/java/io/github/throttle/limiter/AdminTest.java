@@ -10,7 +10,9 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Store;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.metrics.Meters;
+import io.github.throttle.redis.RedisStores;
 import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.RedisProcess;
 import io.github.throttle.testing.TestCaller;
 import io.github.throttle.testing.TestConfig;
 import org.eclipse.microprofile.config.Config;
@@ -53,11 +55,24 @@ class AdminTest {
         public void upload() { }
     }
 
+    /** A bucket counting seats and calls, and two targets of one bucket with different limits of one window. */
+    static class Reports {
+        @Throttle(limit = 2, duration = 60, name = "report", key = ThrottleKey.ApiKey.class, inFlight = true)
+        @Throttle(limit = 10, duration = 60, name = "report", key = ThrottleKey.ApiKey.class)
+        public void render() { }
+
+        @Throttle(limit = 4, duration = 60, name = "report", key = ThrottleKey.ApiKey.class)
+        public void preview() { }
+    }
+
     /** At the start of a minute, so that fixed windows of a minute start with the test. */
     private final MutableClock clock = new MutableClock(1_699_999_980_000L);
 
     private static Limiter limiter(Store store, InstantSource clock) {
-        Config c = TestConfig.of();
+        return limiter(store, clock, TestConfig.of());
+    }
+
+    private static Limiter limiter(Store store, InstantSource clock, Config c) {
         Limiter l = Bootstrap.assemble(ThrottleSettings.read(c), c, store, clock, ValidationTest::construct, m -> false,
                 Meters.NONE, Optional.empty());
         for (String m : List.of("search", "suggest", "upload", "export")) {
@@ -72,6 +87,18 @@ class AdminTest {
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
         }
+    }
+
+    private static Method reportsMethod(String name) {
+        try {
+            return Reports.class.getDeclaredMethod(name);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Verdict decide(Limiter l, Class<?> type, String method, Caller caller) {
+        return l.decide(l.target(type, type == Api.class ? method(method) : reportsMethod(method)), caller).toCompletableFuture().join();
     }
 
     private static boolean allowed(Limiter l, String method, Caller caller) {
@@ -191,6 +218,53 @@ class AdminTest {
         String startUp = assertThrows(RuntimeException.class, () -> Bootstrap.assemble(ThrottleSettings.read(twice), twice, new MemoryStore(clock),
                 clock, ValidationTest::construct, m -> false, Meters.NONE, Optional.empty()).target(Api.class, method("search"))).getMessage();
         assertTrue(startUp.contains("throttle.plans.pro=" + keyInLogs(secret)) && !startUp.contains(secret), "a start-up error, which the server logs: " + startUp);
+    }
+
+    /**
+     * Usage of seats is what calls in progress hold and when the soonest lease ends; beside them, the rate limits
+     * as always. The same on the embedded store and on Redis.
+     */
+    private void usageOfSeatsAndWindows(Store store, Config config) {
+        try (Limiter l = limiter(store, clock, config)) {
+            for (String m : List.of("render", "preview")) {
+                l.target(Reports.class, reportsMethod(m));
+            }
+            ThrottleAdmin.Usage noSeat = new ThrottleAdmin.Usage("export-in-flight-1m", 3, 0, 3, 0);
+            assertEquals(List.of(noSeat), l.admin().usage("export", null, "key:acme"), "a bucket of seats only, none held");
+
+            io.github.throttle.Decision first = decide(l, Api.class, "export", key("acme")).decision();
+            clock.advance(Duration.ofSeconds(10));
+            io.github.throttle.Decision second = decide(l, Api.class, "export", key("acme")).decision();
+            assertTrue(first.allowed() && second.allowed());
+            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 2, 1, 50_000)), l.admin().usage("export", "", "key:acme"),
+                    "two seats held; the first lease ends in 50 s");
+            first.release().toCompletableFuture().join();
+            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 1, 2, 60_000)), l.admin().usage("export", "", "key:acme"));
+            second.release().toCompletableFuture().join();
+            assertEquals(List.of(noSeat), l.admin().usage("export", "", "key:acme"));
+
+            io.github.throttle.Decision rendering = decide(l, Reports.class, "render", key("acme")).decision();
+            assertTrue(decide(l, Reports.class, "preview", key("acme")).decision().allowed());
+            List<ThrottleAdmin.Usage> report = l.admin().usage("report", null, "key:acme");
+            assertEquals(3, report.size(), report.toString());
+            assertTrue(report.contains(new ThrottleAdmin.Usage("report-in-flight-1m", 2, 1, 1, 60_000)), report.toString());
+            assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 10, 2, 8, 50_000)), "calls counted once per window: " + report);
+            assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 4, 2, 2, 50_000)), "the other limit of that window: " + report);
+            rendering.release().toCompletableFuture().join();
+        }
+    }
+
+    @Test
+    void usageOfSeatsIsWhatIsHeldAndWhenTheSoonestLeaseEnds() {
+        usageOfSeatsAndWindows(new MemoryStore(clock), TestConfig.of());
+    }
+
+    @Test
+    void usageOfSeatsIsWhatIsHeldAndWhenTheSoonestLeaseEndsOnRedis() {
+        try (RedisProcess redis = RedisProcess.start()) {
+            // the test's clock decides on Redis too: calls send their time
+            usageOfSeatsAndWindows(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), TestConfig.of("throttle.time-source", "client"));
+        }
     }
 
     @Test
