@@ -82,9 +82,17 @@ final class Assignments {
                 "the assignment of " + logged, logged + " assigned to plan " + plan + (until == null ? "" : " until " + until));
     }
 
-    /** The change that takes an identity's assignment back. */
+    /**
+     * The change that takes an identity's assignment back.
+     *
+     * @throws IllegalArgumentException when the identity is not one an assignment can have (its field would be
+     *                                  another shared setting's)
+     */
     SharedChange unassign(String identity) {
         String id = identity == null ? "" : identity.trim();
+        PlanLists.checkEntry(id).ifPresent(why -> {
+            throw new IllegalArgumentException("identity '" + identity + "': " + why);
+        });
         String logged = LoggedIdentity.of(id);
         return new SharedChange(id, null, "the assignment of " + logged, "assignment of " + logged + " taken back");
     }

@@ -17,6 +17,7 @@ import io.github.throttle.testing.TestCaller;
 import io.github.throttle.testing.TestConfig;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -141,6 +142,50 @@ class AdminTest {
             String inFlightOnly = assertThrows(IllegalArgumentException.class, () -> l.admin().override("export", "", List.of(perMinute(5)), null)).getMessage();
             assertTrue(inFlightOnly.contains("no rate limit of bucket export"), inFlightOnly);
             assertEquals(before, l.admin().buckets(), "nothing changed");
+        }
+    }
+
+    private static Map.Entry<String, Executable> refusal(String parameter, Executable call) {
+        return Map.entry(parameter, call);
+    }
+
+    @Test
+    void everyParameterOutOfRangeIsRefusedNamingItAndChangesNothing() {
+        try (Limiter l = limiter(new MemoryStore(clock), clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
+            l.admin().override("search", "", List.of(perMinute(7)), null);
+            assertTrue(allowed(l, "search", key("acme")));
+            List<Object> before = List.of(l.admin().assignments(), l.admin().buckets(), l.admin().usage("search", "", "key:acme"));
+            String longText = "x".repeat(1_025);
+            List<Rate> tooMany = new java.util.ArrayList<>();
+            for (int i = 1; i <= 33; i++) {
+                tooMany.add(Rate.of(1, Duration.ofMinutes(i)));
+            }
+            List<Map.Entry<String, Executable>> refused = List.of(
+                    refusal("duration", () -> l.admin().assign("key:k", "pro", Duration.ofSeconds(Long.MAX_VALUE), "ops")),
+                    refusal("duration", () -> l.admin().assign("key:k", "pro", Duration.ofDays(36_526), "ops")),
+                    refusal("identity", () -> l.admin().assign("key:" + longText, "pro", null, "ops")),
+                    refusal("identity", () -> l.admin().unassign("user:" + longText, "ops")),
+                    refusal("identity", () -> l.admin().usage("search", null, "key:" + longText)),
+                    refusal("identity", () -> l.admin().resetEverywhere("search", "key:" + longText, "ops")),
+                    refusal("identity", () -> l.admin().unassign(new Overrides.Key("search", "").field(), "ops")),
+                    refusal("plan", () -> l.admin().assign("key:k", longText, null, "ops")),
+                    refusal("plan", () -> l.admin().clearOverride("search", longText, "ops")),
+                    refusal("bucket", () -> l.admin().clearOverride(longText, "", "ops")),
+                    refusal("bucket", () -> l.admin().resetEverywhere(longText, "key:acme", "ops")),
+                    refusal("bucket", () -> l.admin().topDenied(longText, 10)),
+                    refusal("bucket", () -> l.admin().clearOverride(null, "", "ops")),
+                    refusal("limits", () -> l.admin().override("search", "", List.of(Rate.of(5, Duration.ofSeconds(Long.MAX_VALUE))), "ops")),
+                    refusal("limits", () -> l.admin().override("search", "", List.of(Rate.sliding(5, Duration.ofDays(36_526), Duration.ofDays(1))), "ops")),
+                    refusal("limits", () -> l.admin().override("search", "", tooMany, "ops")),
+                    refusal("n", () -> l.admin().topDenied("search", Integer.MAX_VALUE)));
+            for (Map.Entry<String, Executable> r : refused) {
+                String parameter = r.getKey();
+                String message = assertThrows(IllegalArgumentException.class, r.getValue(), parameter).getMessage();
+                assertTrue(message.startsWith(parameter + ":") || message.startsWith(parameter + " '"), parameter + ": " + message);
+                assertFalse(message.contains(longText), "not echoed: " + message.length() + " characters");
+            }
+            assertEquals(before, List.of(l.admin().assignments(), l.admin().buckets(), l.admin().usage("search", "", "key:acme")), "nothing changed");
+            assertEquals(1, log.at(java.util.logging.Level.INFO).size(), "only the override made first: " + log.all());
         }
     }
 
