@@ -18,6 +18,11 @@ import java.util.Map;
  * {@code user:<name>}, {@code key:<value>}. A call's plan: a live assignment first, then the lists, then the
  * {@link ThrottlePlan} bean; when several assignments match a call, {@code blocked} wins, then
  * {@code unlimited}, then plan names in order.
+ *
+ * <p>Every parameter has a range: durations (an assignment's, a rate's window) at most 100 years; identities,
+ * buckets and plans at most 1,024 characters; at most 32 rates in an override; {@code n} of {@link #topDenied}
+ * from 1 to 10,000. Outside it: an {@link IllegalArgumentException} whose message starts with the parameter's
+ * name, and nothing changes.
  */
 public interface ThrottleAdmin {
 
@@ -33,13 +38,16 @@ public interface ThrottleAdmin {
     }
 
     /**
-     * What an identity has used of one limit now.
+     * What an identity has used of one limit now. For an in-flight limit: the seats held by its calls in progress,
+     * and when the soonest of their leases ends.
      *
      * @param policy      the limit's policy name, as in the {@code RateLimit-Policy} field
      * @param limit       the limit
-     * @param used        the weight counted in the window now (may exceed a lowered limit)
+     * @param used        the weight counted in the window now (may exceed a lowered limit); for an in-flight limit,
+     *                    the weight of the seats held now
      * @param remaining   what may still be charged now, never below 0
-     * @param resetMillis when the window frees weight next, in milliseconds from now
+     * @param resetMillis when the window frees weight next, in milliseconds from now; for an in-flight limit, when
+     *                    the soonest lease held ends (0: none is held)
      */
     record Usage(String policy, long limit, long used, long remaining, long resetMillis) {
     }
@@ -105,7 +113,7 @@ public interface ThrottleAdmin {
      * The identities with the most denied calls in a bucket over the last minute, over every instance.
      *
      * @param bucket the bucket
-     * @param n      how many at most; at least 1
+     * @param n      how many at most; from 1 to 10,000
      * @return most denied first
      */
     List<Denied> topDenied(String bucket, int n);
@@ -135,7 +143,8 @@ public interface ThrottleAdmin {
      * Takes an identity's assignment back, on every instance (nothing happens when it has none).
      *
      * @param identity as given to {@link #assign}
-     * @throws IllegalStateException when the store cannot be reached
+     * @throws IllegalArgumentException for an identity of another form (nothing changes)
+     * @throws IllegalStateException    when the store cannot be reached
      */
     void unassign(String identity);
 

@@ -13,6 +13,7 @@ public final class Durations {
     private Durations() {
     }
 
+    /** @throws IllegalArgumentException saying why the text is not a duration, or one too long to hold */
     public static Duration parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         try {
@@ -37,6 +38,9 @@ public final class Durations {
             return Duration.ofMillis(Long.parseLong(t));
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("'" + text + "' is not a duration (e.g. 500ms, 2s, 1m, 1h, 1d, PT0.5S)");
+        } catch (ArithmeticException e) {
+            // more seconds than a long holds
+            throw new IllegalArgumentException("'" + text + "' is too long a duration");
         }
     }
 }

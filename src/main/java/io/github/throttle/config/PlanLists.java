@@ -136,11 +136,11 @@ public final class PlanLists {
                 try {
                     same = add(entry, users, keys, blocks);
                 } catch (IllegalArgumentException e) {
-                    throw ThrottleSettings.invalid(key, entry, e.getMessage());
+                    throw ThrottleSettings.invalid(key, LoggedIdentity.of(entry), e.getMessage());
                 }
                 String other = seenIn.putIfAbsent(same, key);
                 if (other != null && !other.equals(key)) {
-                    throw ThrottleSettings.invalid(key, entry, "the same entry is in " + other + "; a caller is on one plan");
+                    throw ThrottleSettings.invalid(key, LoggedIdentity.of(entry), "the same entry is in " + other + "; a caller is on one plan");
                 }
             }
             PlanList list = PlanList.of(plan, users, keys, blocks);

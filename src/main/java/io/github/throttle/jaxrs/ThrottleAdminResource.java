@@ -5,6 +5,7 @@ import io.github.throttle.Throttler;
 import io.github.throttle.config.Durations;
 import io.github.throttle.config.RateText;
 import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.limiter.AdminBounds;
 import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -97,7 +98,7 @@ public class ThrottleAdminResource {
             for (String rate : rates) {
                 limits.add(parse("rate", rate, RateText::parse));
             }
-            admin.override(b, p, limits);
+            admin.override(b, p, AdminBounds.rates("rate", limits));
         });
     }
 
@@ -157,7 +158,7 @@ public class ThrottleAdminResource {
             if (d != null && (d.isNegative() || d.isZero())) {
                 throw new BadParameter("for", "'" + duration + "' must be positive (leave it out for no end)");
             }
-            admin.assign(id, p, d);
+            admin.assign(id, p, AdminBounds.duration("for", d));
         });
     }
 
@@ -267,13 +268,13 @@ public class ThrottleAdminResource {
     private static int count(String text) {
         try {
             int n = Integer.parseInt(text.trim());
-            if (n >= 1 && n <= 10_000) {
+            if (n >= 1 && n <= AdminBounds.MOST_DENIED) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // said below
         }
-        throw new IllegalArgumentException("'" + text + "' must be a whole number from 1 to 10000");
+        throw new IllegalArgumentException("'" + text + "' must be a whole number from 1 to " + AdminBounds.MOST_DENIED);
     }
 
     private static String required(String name, String value) {

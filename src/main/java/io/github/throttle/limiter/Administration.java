@@ -4,6 +4,7 @@ import io.github.throttle.Caller;
 import io.github.throttle.Decision;
 import io.github.throttle.ThrottleAdmin;
 import io.github.throttle.Throttler;
+import io.github.throttle.config.LoggedIdentity;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.engine.Limit;
 
@@ -45,12 +46,13 @@ public final class Administration {
 
     /** As {@link ThrottleAdmin#assign}; {@code principal} made the change (logged). */
     public void assign(String identity, String plan, Duration duration, String principal) {
-        change(assignments.assign(identity, plan, duration), principal);
+        change(assignments.assign(AdminBounds.required("identity", identity), AdminBounds.optional("plan", plan),
+                AdminBounds.duration("duration", duration)), principal);
     }
 
     /** As {@link ThrottleAdmin#unassign}; {@code principal} made the change (logged). */
     public void unassign(String identity, String principal) {
-        change(assignments.unassign(identity), principal);
+        change(assignments.unassign(AdminBounds.required("identity", identity)), principal);
     }
 
     /** As {@link ThrottleAdmin#assignments}. */
@@ -72,7 +74,8 @@ public final class Administration {
      * @throws IllegalArgumentException naming what is wrong (nothing changes)
      */
     public void override(String bucket, String plan, List<Throttler.Rate> rates, String principal) {
-        Overrides.Key key = new Overrides.Key(bucket == null ? "" : bucket, plan(plan));
+        Overrides.Key key = key(bucket, plan);
+        AdminBounds.rates("limits", rates);
         List<Limit> limits = new ArrayList<>();
         for (int i = 0; rates != null && i < rates.size(); i++) {
             Throttler.Rate r = rates.get(i);
@@ -96,24 +99,23 @@ public final class Administration {
 
     /** As {@link ThrottleAdmin#clearOverride}; {@code principal} made the change (logged). */
     public void clearOverride(String bucket, String plan, String principal) {
-        Overrides.Key key = new Overrides.Key(bucket == null ? "" : bucket, plan(plan));
+        Overrides.Key key = key(bucket, plan);
         change(new SharedChange(key.field(), null, "the override of " + key, "override of " + key + " cleared"), principal);
     }
 
     /**
-     * As {@link ThrottleAdmin#usage}: the limits in force for the plan, asked of the store with the highest limit
-     * there is (the window of a limit does not depend on it), so that {@code used} is what is counted even above
-     * a lowered limit.
+     * As {@link ThrottleAdmin#usage}: the limits in force for the plan, rate limits and seats alike, asked of the
+     * store with the highest limit there is (the window of a limit does not depend on it), so that {@code used} is
+     * what is counted even above a lowered limit.
      *
-     * @throws IllegalArgumentException for a bucket or plan no target declares, or no identity
+     * @throws IllegalArgumentException for a bucket or plan no target declares, no identity, or one out of range
      * @throws IllegalStateException    when the store cannot be asked
      */
-    public List<ThrottleAdmin.Usage> usage(String bucket, String plan, String identity) {
-        if (identity == null || identity.isBlank()) {
-            throw new IllegalArgumentException("identity: an identity is needed, as the lists write it (ip:, user:, key:)");
-        }
+    public List<ThrottleAdmin.Usage> usage(String bucket, String plan, String given) {
+        String identity = AdminBounds.required("identity", given);
+        AdminBounds.required("bucket", bucket);
         Map<Overrides.Key, List<Limit>> inForce = targets.limitsInForce();
-        String p = plan == null ? planOf(identity.trim()) : plan(plan);
+        String p = plan == null ? planOf(identity) : plan(AdminBounds.optional("plan", plan));
         List<Limit> limits = inForce.get(new Overrides.Key(bucket, p));
         if (limits == null && plan == null) {
             limits = inForce.get(new Overrides.Key(bucket, ""));
@@ -123,21 +125,39 @@ public final class Administration {
                     ? "plan '" + plan + "': bucket " + bucket + " declares no limits for it"
                     : "bucket '" + bucket + "': no throttled method counts in it");
         }
-        List<Limit> rates = limits.stream().filter(l -> !l.inFlight()).toList();
-        List<Limit> asked = rates.stream().map(l -> l.withLimit(Limit.MAX_LIMIT)).toList();
-        Decision d = shared.wait(limiter.acquire(bucket, identity.trim(), 0, false, asked, 0), "read the usage of " + identity + " in " + bucket);
+        List<Limit> windows = windowsOf(limits);
+        Decision d = shared.wait(limiter.acquire(bucket, identity, 0, false, windows, 0),
+                "read the usage of " + LoggedIdentity.of(identity) + " in " + bucket);
         if (d.isUnmetered()) {
             throw new IllegalStateException("the " + store + " could not be asked for the usage of "
-                    + identity + " in " + bucket);
+                    + LoggedIdentity.of(identity) + " in " + bucket);
         }
-        List<ThrottleAdmin.Usage> usage = new ArrayList<>(rates.size());
-        for (int i = 0; i < rates.size(); i++) {
-            Limit l = rates.get(i);
-            Decision.Quota q = d.quotas().get(i);
-            long used = Limit.MAX_LIMIT - q.remaining();
+        List<ThrottleAdmin.Usage> usage = new ArrayList<>(limits.size());
+        for (Limit l : limits) {
+            int w = 0;
+            while (!windows.get(w).sameWindow(l)) {
+                w++;
+            }
+            // seats: held now, and the wait is until the soonest lease ends; windows: counted, until weight leaves
+            Decision.Quota q = d.quotas().get(w);
+            long used = windows.get(w).limit() - q.remaining();
             usage.add(new ThrottleAdmin.Usage(l.policy(), l.limit(), used, Math.max(0, l.limit() - used), q.resetMillis()));
         }
         return usage;
+    }
+
+    /**
+     * Each window (or seats' lease) of these limits once, with the highest limit of its kind: two targets of a
+     * bucket may declare different limits of one window, which share its count.
+     */
+    private static List<Limit> windowsOf(List<Limit> limits) {
+        List<Limit> windows = new ArrayList<>();
+        for (Limit l : limits) {
+            if (windows.stream().noneMatch(l::sameWindow)) {
+                windows.add(l.withLimit(l.inFlight() ? Limit.MAX_SEATS : Limit.MAX_LIMIT));
+            }
+        }
+        return windows;
     }
 
     /** The plan an assignment or a list gives an identity ({@code ""}: none, or a reserved plan: the default limits). */
@@ -146,6 +166,11 @@ public final class Administration {
         String assigned = assignments.match(caller);
         String p = assigned != null ? assigned : targets.plans().of(caller);
         return p == null || PlanLists.RESERVED.contains(p) ? "" : p;
+    }
+
+    /** The key of an override, its bucket and plan in range. */
+    private static Overrides.Key key(String bucket, String plan) {
+        return new Overrides.Key(AdminBounds.required("bucket", bucket), plan(AdminBounds.optional("plan", plan)));
     }
 
     /** A plan as the admin API takes it: {@code ""}, null and {@code default} are the default limits. */
@@ -157,17 +182,19 @@ public final class Administration {
      * As {@link ThrottleAdmin#reset}: the counts go, and every instance's deny cache forgets its denials (a change
      * of the shared settings); {@code principal} made the change (logged).
      */
-    public void resetEverywhere(String bucket, String identity, String principal) {
-        shared.wait(limiter.reset(bucket, identity), "reset " + identity + " in " + bucket);
-        change(new SharedChange("reset", bucket + "|" + identity + "|" + clock.millis(), "the reset of " + identity,
-                "counts of " + identity + " in bucket " + bucket + " reset"), principal);
+    public void resetEverywhere(String bucket, String given, String principal) {
+        AdminBounds.required("bucket", bucket);
+        String identity = AdminBounds.required("identity", given);
+        String logged = LoggedIdentity.of(identity);
+        shared.wait(limiter.reset(bucket, identity), "reset " + logged + " in " + bucket);
+        change(new SharedChange("reset", bucket + "|" + identity + "|" + clock.millis(), "the reset of " + logged,
+                "counts of " + logged + " in bucket " + bucket + " reset"), principal);
     }
 
     /** As {@link ThrottleAdmin#topDenied}. */
     public List<ThrottleAdmin.Denied> topDenied(String bucket, int n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("n = " + n + ": at least 1");
-        }
+        AdminBounds.required("bucket", bucket);
+        AdminBounds.top("n", n);
         try {
             shared.wait(denials.flush(), "keep the denials counted here");
         } catch (IllegalStateException e) {

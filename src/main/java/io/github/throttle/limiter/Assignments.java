@@ -2,6 +2,7 @@ package io.github.throttle.limiter;
 
 import io.github.throttle.Caller;
 import io.github.throttle.ThrottleAdmin.Assignment;
+import io.github.throttle.config.LoggedIdentity;
 import io.github.throttle.config.PlanLists;
 
 import java.time.Duration;
@@ -12,13 +13,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
  * Identities put on a plan while the application runs ({@link io.github.throttle.ThrottleAdmin}), kept in the
  * store's shared settings ({@link SharedSettingsWatch}) as one field per identity, {@code plan|end in ms or
  * empty}, so that every instance applies them; a call only reads the snapshot in memory. An assignment that
- * ends stops matching at its end, by the clock.
+ * ends stops matching at its end, by the clock: the first call after it rebuilds the snapshot, and only in
+ * place of the snapshot it rebuilt from, so that a change read from the store meanwhile is never undone.
  */
 final class Assignments {
 
@@ -31,14 +34,14 @@ final class Assignments {
     private final String keyHeader;
     private final InstantSource clock;
     private final Predicate<String> knownPlan;
-    private volatile Snapshot snapshot;
+    private final AtomicReference<Snapshot> snapshot;
 
     /** @param knownPlan whether a plan can be assigned (reserved, or named by an annotation) */
     Assignments(String keyHeader, InstantSource clock, Predicate<String> knownPlan) {
         this.keyHeader = keyHeader;
         this.clock = clock;
         this.knownPlan = knownPlan;
-        this.snapshot = snapshot(Map.of());
+        this.snapshot = new AtomicReference<>(snapshot(Map.of()));
     }
 
     /** Whether a shared setting is an assignment: its field is an identity as the lists write it. */
@@ -48,10 +51,11 @@ final class Assignments {
 
     /** The plan a live assignment gives the caller, or null. */
     String match(Caller caller) {
-        Snapshot s = snapshot;
-        if (clock.millis() >= s.nextEnd()) {
-            s = snapshot(s.all());
-            snapshot = s;
+        Snapshot s = snapshot.get();
+        while (clock.millis() >= s.nextEnd()) {
+            // in place of the one it was rebuilt from only: settings read from the store meanwhile win, and are looked at again
+            Snapshot rebuilt = snapshot(s.all());
+            s = snapshot.compareAndSet(s, rebuilt) ? rebuilt : snapshot.get();
         }
         return s.live().match(caller);
     }
@@ -73,21 +77,31 @@ final class Assignments {
             throw new IllegalArgumentException("duration " + duration + ": must be positive, or null for no end");
         }
         Instant until = duration == null ? null : clock.instant().plus(duration);
+        String logged = LoggedIdentity.of(id);
         return new SharedChange(id, plan + "|" + (until == null ? "" : Long.toString(until.toEpochMilli())),
-                "the assignment of " + id, id + " assigned to plan " + plan + (until == null ? "" : " until " + until));
+                "the assignment of " + logged, logged + " assigned to plan " + plan + (until == null ? "" : " until " + until));
     }
 
-    /** The change that takes an identity's assignment back. */
+    /**
+     * The change that takes an identity's assignment back.
+     *
+     * @throws IllegalArgumentException when the identity is not one an assignment can have (its field would be
+     *                                  another shared setting's)
+     */
     SharedChange unassign(String identity) {
         String id = identity == null ? "" : identity.trim();
-        return new SharedChange(id, null, "the assignment of " + id, "assignment of " + id + " taken back");
+        PlanLists.checkEntry(id).ifPresent(why -> {
+            throw new IllegalArgumentException("identity '" + identity + "': " + why);
+        });
+        String logged = LoggedIdentity.of(id);
+        return new SharedChange(id, null, "the assignment of " + logged, "assignment of " + logged + " taken back");
     }
 
     /** The live assignments by identity. */
     Map<String, Assignment> live() {
         long now = clock.millis();
         Map<String, Assignment> live = new TreeMap<>();
-        snapshot.all().forEach((id, a) -> {
+        snapshot.get().all().forEach((id, a) -> {
             if (a.until() == null || a.until().toEpochMilli() > now) {
                 live.put(id, a);
             }
@@ -106,7 +120,7 @@ final class Assignments {
                 }
             }
         });
-        snapshot = snapshot(Map.copyOf(all));
+        snapshot.set(snapshot(Map.copyOf(all)));
     }
 
     /** An assignment as kept in the store ({@code plan|end in ms or empty}); null (and logged) when unreadable. */
@@ -120,7 +134,7 @@ final class Assignments {
             }
             return new Assignment(plan, end.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(end)));
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + identity + ": " + value);
+            LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + LoggedIdentity.of(identity) + ": " + value);
             return null;
         }
     }

@@ -28,4 +28,12 @@ class DurationsTest {
             assertTrue(e.getMessage().contains("1h, 1d"), e.getMessage());
         }
     }
+
+    @Test
+    void aDurationTooLongToHoldIsRefusedNotAnOverflow() {
+        for (String huge : new String[] {"9223372036854775807m", "9223372036854775807h", "9223372036854775807d"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durations.parse(huge), huge);
+            assertTrue(e.getMessage().contains("too long"), e.getMessage());
+        }
+    }
 }

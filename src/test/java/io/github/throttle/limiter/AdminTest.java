@@ -10,11 +10,14 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Store;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.metrics.Meters;
+import io.github.throttle.redis.RedisStores;
 import io.github.throttle.testing.MutableClock;
+import io.github.throttle.testing.RedisProcess;
 import io.github.throttle.testing.TestCaller;
 import io.github.throttle.testing.TestConfig;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -53,11 +56,24 @@ class AdminTest {
         public void upload() { }
     }
 
+    /** A bucket counting seats and calls, and two targets of one bucket with different limits of one window. */
+    static class Reports {
+        @Throttle(limit = 2, duration = 60, name = "report", key = ThrottleKey.ApiKey.class, inFlight = true)
+        @Throttle(limit = 10, duration = 60, name = "report", key = ThrottleKey.ApiKey.class)
+        public void render() { }
+
+        @Throttle(limit = 4, duration = 60, name = "report", key = ThrottleKey.ApiKey.class)
+        public void preview() { }
+    }
+
     /** At the start of a minute, so that fixed windows of a minute start with the test. */
     private final MutableClock clock = new MutableClock(1_699_999_980_000L);
 
     private static Limiter limiter(Store store, InstantSource clock) {
-        Config c = TestConfig.of();
+        return limiter(store, clock, TestConfig.of());
+    }
+
+    private static Limiter limiter(Store store, InstantSource clock, Config c) {
         Limiter l = Bootstrap.assemble(ThrottleSettings.read(c), c, store, clock, ValidationTest::construct, m -> false,
                 Meters.NONE, Optional.empty());
         for (String m : List.of("search", "suggest", "upload", "export")) {
@@ -72,6 +88,18 @@ class AdminTest {
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
         }
+    }
+
+    private static Method reportsMethod(String name) {
+        try {
+            return Reports.class.getDeclaredMethod(name);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Verdict decide(Limiter l, Class<?> type, String method, Caller caller) {
+        return l.decide(l.target(type, type == Api.class ? method(method) : reportsMethod(method)), caller).toCompletableFuture().join();
     }
 
     private static boolean allowed(Limiter l, String method, Caller caller) {
@@ -117,6 +145,50 @@ class AdminTest {
         }
     }
 
+    private static Map.Entry<String, Executable> refusal(String parameter, Executable call) {
+        return Map.entry(parameter, call);
+    }
+
+    @Test
+    void everyParameterOutOfRangeIsRefusedNamingItAndChangesNothing() {
+        try (Limiter l = limiter(new MemoryStore(clock), clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
+            l.admin().override("search", "", List.of(perMinute(7)), null);
+            assertTrue(allowed(l, "search", key("acme")));
+            List<Object> before = List.of(l.admin().assignments(), l.admin().buckets(), l.admin().usage("search", "", "key:acme"));
+            String longText = "x".repeat(1_025);
+            List<Rate> tooMany = new java.util.ArrayList<>();
+            for (int i = 1; i <= 33; i++) {
+                tooMany.add(Rate.of(1, Duration.ofMinutes(i)));
+            }
+            List<Map.Entry<String, Executable>> refused = List.of(
+                    refusal("duration", () -> l.admin().assign("key:k", "pro", Duration.ofSeconds(Long.MAX_VALUE), "ops")),
+                    refusal("duration", () -> l.admin().assign("key:k", "pro", Duration.ofDays(36_526), "ops")),
+                    refusal("identity", () -> l.admin().assign("key:" + longText, "pro", null, "ops")),
+                    refusal("identity", () -> l.admin().unassign("user:" + longText, "ops")),
+                    refusal("identity", () -> l.admin().usage("search", null, "key:" + longText)),
+                    refusal("identity", () -> l.admin().resetEverywhere("search", "key:" + longText, "ops")),
+                    refusal("identity", () -> l.admin().unassign(new Overrides.Key("search", "").field(), "ops")),
+                    refusal("plan", () -> l.admin().assign("key:k", longText, null, "ops")),
+                    refusal("plan", () -> l.admin().clearOverride("search", longText, "ops")),
+                    refusal("bucket", () -> l.admin().clearOverride(longText, "", "ops")),
+                    refusal("bucket", () -> l.admin().resetEverywhere(longText, "key:acme", "ops")),
+                    refusal("bucket", () -> l.admin().topDenied(longText, 10)),
+                    refusal("bucket", () -> l.admin().clearOverride(null, "", "ops")),
+                    refusal("limits", () -> l.admin().override("search", "", List.of(Rate.of(5, Duration.ofSeconds(Long.MAX_VALUE))), "ops")),
+                    refusal("limits", () -> l.admin().override("search", "", List.of(Rate.sliding(5, Duration.ofDays(36_526), Duration.ofDays(1))), "ops")),
+                    refusal("limits", () -> l.admin().override("search", "", tooMany, "ops")),
+                    refusal("n", () -> l.admin().topDenied("search", Integer.MAX_VALUE)));
+            for (Map.Entry<String, Executable> r : refused) {
+                String parameter = r.getKey();
+                String message = assertThrows(IllegalArgumentException.class, r.getValue(), parameter).getMessage();
+                assertTrue(message.startsWith(parameter + ":") || message.startsWith(parameter + " '"), parameter + ": " + message);
+                assertFalse(message.contains(longText), "not echoed: " + message.length() + " characters");
+            }
+            assertEquals(before, List.of(l.admin().assignments(), l.admin().buckets(), l.admin().usage("search", "", "key:acme")), "nothing changed");
+            assertEquals(1, log.at(java.util.logging.Level.INFO).size(), "only the override made first: " + log.all());
+        }
+    }
+
     @Test
     void anOverrideReplacesTheLimitsOfItsBucketOnEveryTargetAndKeepsWhatWasUsed() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
@@ -149,8 +221,94 @@ class AdminTest {
             l.admin().override("search", "", List.of(perMinute(5)), null);
             List<String> lines = log.at(java.util.logging.Level.INFO);
             assertEquals(2, lines.size(), String.valueOf(lines));
-            assertTrue(lines.get(0).contains("key:acme") && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
+            assertTrue(lines.get(0).contains(keyInLogs("acme")) && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
             assertTrue(lines.get(1).contains("search") && lines.get(1).endsWith("(by application)"), lines.get(1));
+        }
+    }
+
+    /** {@code key:} and the first 8 hex digits of the SHA-256 of the key: how logs write an API-key identity. */
+    static String keyInLogs(String key) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "key:" + java.util.HexFormat.of().formatHex(digest).substring(0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void noLogLineShowsAnApiKeyAndEveryLineWritesItTheSameWay() {
+        String secret = "s3cret-api-key";
+        MemoryStore store = new MemoryStore(clock);
+        try (Limiter l = limiter(store, clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
+            l.admin().assign("key:" + secret, "pro", Duration.ofHours(1), "olga");
+            l.admin().unassign(" key:" + secret, "olga");
+            l.admin().resetEverywhere("search", "key:" + secret, "olga");
+            l.admin().assign("user:ann", "blocked", null, "olga");
+            // an assignment the store holds but cannot be read, seen when the settings are read next
+            store.writeShared(new io.github.throttle.engine.KeyCodec(l.settings().keyPrefix()).sharedKey("settings"), "key:" + secret, "pro|soon");
+            l.admin().assign("user:bob", "pro", null, "olga");
+
+            List<String> info = log.at(java.util.logging.Level.INFO);
+            assertEquals(5, info.size(), String.valueOf(info));
+            for (int i = 0; i < 3; i++) {
+                assertTrue(info.get(i).contains(keyInLogs(secret)) && info.get(i).endsWith("(by olga)"), info.get(i));
+            }
+            assertTrue(info.get(3).contains("user:ann assigned to plan blocked"), "other identities as they are: " + info.get(3));
+            String warning = log.only(java.util.logging.Level.WARNING);
+            assertTrue(warning.contains("unreadable assignment of " + keyInLogs(secret)), warning);
+            assertTrue(log.all().stream().noneMatch(line -> line.contains(secret)), "a log line shows the key: " + log.all());
+        }
+        Config twice = TestConfig.of("throttle.plans.blocked", "key:" + secret, "throttle.plans.pro", "key:" + secret);
+        String startUp = assertThrows(RuntimeException.class, () -> Bootstrap.assemble(ThrottleSettings.read(twice), twice, new MemoryStore(clock),
+                clock, ValidationTest::construct, m -> false, Meters.NONE, Optional.empty()).target(Api.class, method("search"))).getMessage();
+        assertTrue(startUp.contains("throttle.plans.pro=" + keyInLogs(secret)) && !startUp.contains(secret), "a start-up error, which the server logs: " + startUp);
+    }
+
+    /**
+     * Usage of seats is what calls in progress hold and when the soonest lease ends; beside them, the rate limits
+     * as always. The same on the embedded store and on Redis.
+     */
+    private void usageOfSeatsAndWindows(Store store, Config config) {
+        try (Limiter l = limiter(store, clock, config)) {
+            for (String m : List.of("render", "preview")) {
+                l.target(Reports.class, reportsMethod(m));
+            }
+            ThrottleAdmin.Usage noSeat = new ThrottleAdmin.Usage("export-in-flight-1m", 3, 0, 3, 0);
+            assertEquals(List.of(noSeat), l.admin().usage("export", null, "key:acme"), "a bucket of seats only, none held");
+
+            io.github.throttle.Decision first = decide(l, Api.class, "export", key("acme")).decision();
+            clock.advance(Duration.ofSeconds(10));
+            io.github.throttle.Decision second = decide(l, Api.class, "export", key("acme")).decision();
+            assertTrue(first.allowed() && second.allowed());
+            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 2, 1, 50_000)), l.admin().usage("export", "", "key:acme"),
+                    "two seats held; the first lease ends in 50 s");
+            first.release().toCompletableFuture().join();
+            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 1, 2, 60_000)), l.admin().usage("export", "", "key:acme"));
+            second.release().toCompletableFuture().join();
+            assertEquals(List.of(noSeat), l.admin().usage("export", "", "key:acme"));
+
+            io.github.throttle.Decision rendering = decide(l, Reports.class, "render", key("acme")).decision();
+            assertTrue(decide(l, Reports.class, "preview", key("acme")).decision().allowed());
+            List<ThrottleAdmin.Usage> report = l.admin().usage("report", null, "key:acme");
+            assertEquals(3, report.size(), report.toString());
+            assertTrue(report.contains(new ThrottleAdmin.Usage("report-in-flight-1m", 2, 1, 1, 60_000)), report.toString());
+            assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 10, 2, 8, 50_000)), "calls counted once per window: " + report);
+            assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 4, 2, 2, 50_000)), "the other limit of that window: " + report);
+            rendering.release().toCompletableFuture().join();
+        }
+    }
+
+    @Test
+    void usageOfSeatsIsWhatIsHeldAndWhenTheSoonestLeaseEnds() {
+        usageOfSeatsAndWindows(new MemoryStore(clock), TestConfig.of());
+    }
+
+    @Test
+    void usageOfSeatsIsWhatIsHeldAndWhenTheSoonestLeaseEndsOnRedis() {
+        try (RedisProcess redis = RedisProcess.start()) {
+            // the test's clock decides on Redis too: calls send their time
+            usageOfSeatsAndWindows(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), TestConfig.of("throttle.time-source", "client"));
         }
     }
 

@@ -18,10 +18,20 @@ import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -153,10 +163,102 @@ class AssignmentsTest {
             redis.kill();
             assertTrue(call(l, key("abuser")).decision().isBlocked());
             String why = assertThrows(IllegalStateException.class, () -> l.admin().assign("key:other", "blocked", null, null)).getMessage();
-            assertTrue(why.contains("could not keep the assignment of key:other"), why);
+            assertTrue(why.contains("could not keep the assignment of " + AdminTest.keyInLogs("other")), "as logs write a key: " + why);
             assertTrue(call(l, key("abuser")).decision().isBlocked(), "still blocked after the failed write");
         } finally {
             redis.close();
+        }
+    }
+
+    /** The test's clock, which can run a task in the middle of the next read of it by one thread. */
+    private static final class ClockWithAHook implements InstantSource {
+        private final MutableClock time;
+        private final AtomicReference<Runnable> hook = new AtomicReference<>();
+        private volatile Thread hookedThread;
+
+        ClockWithAHook(MutableClock time) {
+            this.time = time;
+        }
+
+        /** Runs {@code task} once, when {@code thread} next reads the clock, before the read returns. */
+        void onNextRead(Thread thread, Runnable task) {
+            hookedThread = thread;
+            hook.set(task);
+        }
+
+        @Override
+        public long millis() {
+            if (Thread.currentThread() == hookedThread) {
+                Runnable task = hook.getAndSet(null);
+                if (task != null) {
+                    task.run();
+                }
+            }
+            return time.millis();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis());
+        }
+    }
+
+    @Test
+    void aChangeReadWhileACallSeesAnAssignmentEndIsKept() {
+        MutableClock time = new MutableClock(1_790_000_000_000L);
+        ClockWithAHook clock = new ClockWithAHook(time);
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            l.admin().assign("key:trial", "pro", Duration.ofSeconds(1), null);
+            time.advance(Duration.ofSeconds(1));
+            // the first call after the end rebuilds the assignments; the block is read from the store (on another
+            // thread, as the watch of the shared settings reads it) just as that call reads the clock
+            clock.onNextRead(Thread.currentThread(),
+                    () -> CompletableFuture.runAsync(() -> l.admin().assign("key:abuser", "blocked", null, "ops")).join());
+            assertFalse(call(l, key("someone")).decision().isBlocked());
+            assertEquals(Map.of("key:abuser", new ThrottleAdmin.Assignment("blocked", null)), l.admin().assignments(),
+                    "the block read meanwhile is kept; the trial ended");
+            assertTrue(call(l, key("abuser")).decision().isBlocked());
+            assertFalse(call(l, key("trial")).decision().isBlocked());
+        }
+    }
+
+    @Test
+    void manyCallsSeeingAnAssignmentEndNeverLoseAChangeMadeMeanwhile() throws Exception {
+        MutableClock clock = new MutableClock(1_790_000_000_000L);
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (Limiter l = limiter(new MemoryStore(clock), clock)) {
+            CyclicBarrier start = new CyclicBarrier(threads + 1);
+            for (int round = 0; round < 300; round++) {
+                l.admin().assign("key:trial-" + round, "pro", Duration.ofMillis(1), null);
+                clock.advanceMillis(1);
+                AtomicBoolean changed = new AtomicBoolean();
+                List<Future<?>> calls = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    calls.add(pool.submit(() -> {
+                        start.await();
+                        // calls until the change is in, and one more: each may be the one that sees the trial end
+                        boolean last = false;
+                        while (!last) {
+                            last = changed.get();
+                            call(l, key("someone"));
+                        }
+                        return null;
+                    }));
+                }
+                start.await();
+                l.admin().assign("key:abuser-" + round, "blocked", null, null);
+                changed.set(true);
+                for (Future<?> c : calls) {
+                    c.get(30, TimeUnit.SECONDS);
+                }
+                String abuser = "key:abuser-" + round;
+                assertEquals(new ThrottleAdmin.Assignment("blocked", null), l.admin().assignments().get(abuser), "round " + round);
+                assertTrue(call(l, key("abuser-" + round)).decision().isBlocked(), "round " + round);
+                l.admin().unassign(abuser, null);
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 }
