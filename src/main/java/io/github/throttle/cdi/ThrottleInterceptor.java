@@ -88,7 +88,10 @@ public class ThrottleInterceptor {
         return result;
     }
 
-    /** The exception a refused call fails with: {@link ThrottledException}, or, for a weight that could never pass, {@link IllegalArgumentException}. */
+    /**
+     * The exception a refused call fails with: {@link ThrottledException}, or, for a weight that could never pass,
+     * {@link IllegalArgumentException}.
+     */
     static RuntimeException refusal(Verdict v) {
         return v.overweight() != null ? new IllegalArgumentException(v.overweight()) : new ThrottledException(v.decision());
     }
