@@ -4,6 +4,7 @@ import io.github.throttle.CallDecision;
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
+import io.github.throttle.config.ReturnTypes;
 import io.github.throttle.ThrottledException;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
@@ -25,9 +26,11 @@ import java.util.concurrent.CompletionStage;
  * Throttles {@link Throttle}d CDI bean methods: a denied or blocked call throws {@link ThrottledException} (in
  * report mode it is let through), one whose weight could never pass {@link IllegalArgumentException}; a call that
  * returns normally gives its weight back where the target says so ({@code skipSuccessful}); a call that holds
- * seats ({@code inFlight}) releases them when it returns or throws, or, when it returns a {@link CompletionStage},
- * when that stage completes. JAX-RS resource methods are left to the HTTP filter, which decides before the
- * request entity is read, so each call is counted once; only the seats of one that throws are released here.
+ * seats ({@code inFlight}) releases them when it returns or throws. A method returning a {@code CompletionStage},
+ * {@code CompletableFuture}, {@code Uni}, {@code Multi} or a publisher is decided without blocking: it returns at
+ * once a result of that type that decides, runs the method and ends the call ({@link AsyncResults}). JAX-RS
+ * resource methods are left to the HTTP filter, which decides before the request entity is read, so each call is
+ * counted once; only the seats of one that throws are released here.
  */
 @Throttle(limit = 1)
 @Interceptor
@@ -54,22 +57,18 @@ public class ThrottleInterceptor {
         if (target.httpEndpoint()) {
             return target.holdsSeats() ? endingOnThrow(ctx) : ctx.proceed();
         }
-        Verdict v = l.decide(target, new BeanCaller(method, principals.current()))
-                .toCompletableFuture().join();
-        if (v.refused()) {
-            if (v.overweight() != null) {
-                throw new IllegalArgumentException(v.overweight());
-            }
-            throw new ThrottledException(v.decision());
+        BeanCaller caller = new BeanCaller(method, principals.current());
+        ReturnTypes.Kind kind = ReturnTypes.of(method);
+        if (kind != ReturnTypes.Kind.PLAIN) {
+            // no thread waits for the store: the result returned decides, runs the method and ends the call
+            return AsyncResults.of(kind, new DeferredCall(l, target, caller, ctx, this::announce));
         }
-        if (current.isResolvable()) {
-            try {
-                current.get().set(v.decision());
-            } catch (ContextNotActiveException e) {
-                // no request here (a scheduled job, say): nobody to tell
-            }
+        Verdict v = l.decide(target, caller).toCompletableFuture().join();
+        if (v.refused()) {
+            throw refusal(v);
         }
         Decision d = v.decision();
+        announce(d);
         Object result;
         try {
             result = ctx.proceed();
@@ -81,12 +80,31 @@ public class ThrottleInterceptor {
         // reached only when the method returned normally
         d.giveBack();
         if (result instanceof CompletionStage<?> stage && target.holdsSeats()) {
-            // the call ends when its stage completes
+            // declared as another type (Object, say): the call still ends when its stage completes
             stage.whenComplete((r, e) -> d.release());
         } else {
             d.release();
         }
         return result;
+    }
+
+    /**
+     * The exception a refused call fails with: {@link ThrottledException}, or, for a weight that could never pass,
+     * {@link IllegalArgumentException}.
+     */
+    static RuntimeException refusal(Verdict v) {
+        return v.overweight() != null ? new IllegalArgumentException(v.overweight()) : new ThrottledException(v.decision());
+    }
+
+    /** Tells this request's {@link CallDecision}, where a request context is active on this thread. */
+    private void announce(Decision d) {
+        if (current.isResolvable()) {
+            try {
+                current.get().set(d);
+            } catch (ContextNotActiveException e) {
+                // no request here (a scheduled job, say): nobody to tell
+            }
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import io.github.throttle.ThrottleWeight;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.config.LimitConfig;
 import io.github.throttle.config.PlanLists;
+import io.github.throttle.config.ReturnTypes;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
@@ -121,11 +122,16 @@ public final class Targets {
 
     private synchronized Target build(Class<?> beanClass, Method method) {
         TargetConfig target = TargetConfig.read(config, beanClass, method, reportByDefault);
+        boolean httpEndpoint = httpEndpoints.test(method);
+        // the HTTP filter holds seats until the response is written, whatever the method returned
+        if (!httpEndpoint && target.limits().stream().anyMatch(LimitConfig::inFlight)) {
+            ReturnTypes.checkSeatsFollowed(target.target(), method);
+        }
         String bucket = target.limits().isEmpty() ? target.target() : target.limits().get(0).bucket();
         ReportLog reportLog = reportLogs.computeIfAbsent(bucket, b -> new ReportLog(b, clock));
         Target.Sets sets = limitSets(target, bucket, reportLog);
         plans.declare(target.plans());
-        return new Target(target, method, target.target(), target.enabled(), httpEndpoints.test(method), target.report(), bucket,
+        return new Target(target, method, target.target(), target.enabled(), httpEndpoint, target.report(), bucket,
                 reportLog, sets.defaults(), sets.byPlan(), counters(bucket, PlanLists.UNLIMITED, CallResult.UNLIMITED),
                 counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY));
     }

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,25 +31,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * In-flight limits through the CDI interceptor, on the embedded store: a call holds its seat while it works and
- * gives it back when it returns, throws, or (returning a stage) when the stage completes. The clock never moves,
- * so no lease runs out: every seat that comes back was released by the interceptor.
+ * gives it back when it returns or throws (methods returning a stage or a publisher: {@link AsyncMethodsTest}). The
+ * clock never moves, so no lease runs out: every seat that comes back was released by the interceptor.
  */
 class InFlightInterceptorTest {
 
     static class Worker {
         @Throttle(limit = 2, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
         public void work() { }
-
-        @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
-        public CompletableFuture<String> later() {
-            return null;
-        }
     }
 
     private static final int THREADS = 16;
@@ -130,24 +122,6 @@ class InFlightInterceptorTest {
             assertEquals(throwing ? 2 : 0, failed);
             assertTrue(mostAtOnce.get() <= 2, "never more than two at once: " + mostAtOnce.get());
         }
-    }
-
-    @Test
-    void aCallReturningAStageHoldsItsSeatUntilTheStageCompletes() throws Exception {
-        Method later = Worker.class.getDeclaredMethod("later");
-        CompletableFuture<String> first = new CompletableFuture<>();
-        assertSame(first, interceptor.throttle(invocation(later, () -> first)));
-        ThrottledException refused = assertThrows(ThrottledException.class,
-                () -> interceptor.throttle(invocation(later, CompletableFuture::new)));
-        assertTrue(refused.decision().quotas().get(0).inFlight());
-        assertEquals(600_000, refused.decision().retryAfterMillis(), "until the lease of the call in progress ends");
-        first.completeExceptionally(new IllegalStateException("failed later"));
-        CompletableFuture<String> second = new CompletableFuture<>();
-        assertSame(second, interceptor.throttle(invocation(later, () -> second)), "the seat came back with the stage");
-        assertThrows(ThrottledException.class, () -> interceptor.throttle(invocation(later, CompletableFuture::new)));
-        second.complete("done");
-        Object third = interceptor.throttle(invocation(later, () -> CompletableFuture.completedFuture("x")));
-        assertEquals("x", ((CompletableFuture<?>) third).join(), "the seat came back when the stage completed normally");
     }
 
     private static Limiter limiter(MutableClock clock) {

@@ -319,6 +319,41 @@ public final class RedisProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /**
+     * Holds every write and every script call sent from now on, unanswered, until {@link #unpause()} (or until
+     * {@code atMost} has passed): {@code CLIENT PAUSE <ms> WRITE}. Reads, and the commands of a paused server's
+     * other clients that write nothing, are still answered.
+     */
+    public void pauseWrites(java.time.Duration atMost) {
+        command("CLIENT", "PAUSE", Long.toString(atMost.toMillis()), "WRITE");
+    }
+
+    /** Answers what {@link #pauseWrites} held: {@code CLIENT UNPAUSE}. */
+    public void unpause() {
+        command("CLIENT", "UNPAUSE");
+    }
+
+    /** Sends one command on a connection of its own and checks that it answered {@code +OK}. */
+    private void command(String... args) {
+        StringBuilder resp = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            resp.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+        }
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(resp.toString().getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String reply = in.readLine();
+            if (!"+OK".equals(reply)) {
+                throw new IllegalStateException(String.join(" ", args) + " answered " + reply);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Kills the server at once (SIGKILL), as a crash would. */
     public void kill() {
         if (process != null) {

@@ -19,6 +19,9 @@ public class UniResource {
     @Inject
     CallDecision call;
 
+    @Inject
+    ReportService reports;
+
     @GET
     @Path("/uni")
     @Throttle(limit = 3, duration = 1, unit = ChronoUnit.HOURS)
@@ -51,6 +54,13 @@ public class UniResource {
     public Uni<String> waiting() {
         return Uni.createFrom().item(() -> "waited " + call.get().map(io.github.throttle.Decision::waitedMillis).orElse(-1L)
                 + " on " + Thread.currentThread().getName());
+    }
+
+    /** Not throttled itself: the bean it calls is, and its refusal becomes a 429. */
+    @GET
+    @Path("/bean-uni")
+    public Uni<String> beanUni() {
+        return reports.report();
     }
 
     @GET

@@ -141,6 +141,33 @@ class EventLoopTest {
         }
     }
 
+    /**
+     * A throttled bean method returning a {@code Uni}, called from an event-loop endpoint, is decided on
+     * subscription without blocking: while Redis holds its script call, the one event loop keeps answering; once
+     * Redis answers, the method runs back on the event loop; a refused call becomes a 429.
+     */
+    @Test
+    void aThrottledBeanUniIsDecidedWithoutHoldingTheEventLoop() throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        assertEquals("OK", RedisResource.command("CLIENT", "PAUSE", "300000", "WRITE"));
+        CompletableFuture<HttpResponse<String>> held;
+        try {
+            held = http.sendAsync(request("/quarkus/bean-uni").build(), HttpResponse.BodyHandlers.ofString());
+            Observability.await("a script call held by Redis", Duration.ofSeconds(20), EventLoopTest::redisHoldsAClient);
+            HttpResponse<String> ping = http.send(request("/quarkus/ping").timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals("pong", ping.body());
+            assertTrue(!held.isDone(), "the bean's call finished while Redis held its decision");
+        } finally {
+            RedisResource.command("CLIENT", "UNPAUSE");
+        }
+        HttpResponse<String> answer = held.get(60, TimeUnit.SECONDS);
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().startsWith("report ran on vert.x-eventloop-thread"), answer.body());
+        given().get("/quarkus/bean-uni").then().statusCode(200);
+        given().get("/quarkus/bean-uni").then().statusCode(429).header("Retry-After", matchesPattern("\\d+"));
+    }
+
     /** Whether some window in Redis holds a reservation: a field named by the window's tag and {@code +}. */
     private static boolean reservedInRedis() {
         try (io.lettuce.core.RedisClient c = io.lettuce.core.RedisClient.create(RedisResource.redis.uri());

@@ -1,0 +1,123 @@
+package io.github.throttle.cdi;
+
+import io.github.throttle.Caller;
+import io.github.throttle.Decision;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Target;
+import io.github.throttle.limiter.Verdict;
+import jakarta.interceptor.InvocationContext;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * A call of a bean method whose result is decided later: the stage it returns, or each subscription to the
+ * {@code Uni}, {@code Multi} or publisher it returns, is a {@link Run} of its own — decided without blocking,
+ * then the method runs if allowed, then the run ends (its seats come back, and its weight if it succeeded).
+ */
+final class DeferredCall {
+
+    private static final Object ENDED = new Object();
+
+    private final Limiter limiter;
+    private final Target target;
+    private final Caller caller;
+    private final InvocationContext ctx;
+    private final Consumer<Decision> announce;
+
+    /**
+     * @param caller   who calls, as known on the calling thread (runs may start on other threads)
+     * @param announce tells the request's {@code CallDecision}, where there is one
+     */
+    DeferredCall(Limiter limiter, Target target, Caller caller, InvocationContext ctx, Consumer<Decision> announce) {
+        this.limiter = limiter;
+        this.target = target;
+        this.caller = caller;
+        this.ctx = ctx;
+        this.announce = announce;
+    }
+
+    Run run() {
+        return new Run();
+    }
+
+    /** One run of the call: decided, then (allowed) the method runs, then it ends, once. */
+    final class Run {
+        /** Null while deciding; the decision while the method's result runs; {@link #ENDED} once over. */
+        private final AtomicReference<Object> state = new AtomicReference<>();
+
+        /**
+         * Asks for a decision; hands the allowed decision to {@code allowed}, or the refusal ({@code
+         * ThrottledException}, {@code IllegalArgumentException} for a weight that could never pass, or what the
+         * target's weigher threw) to {@code refused}. Neither is called for a run that has ended meanwhile (a
+         * cancelled subscription): an allowed decision then gives its seats back at once. No thread waits: a
+         * decision that is not in at once continues where the store's answer arrives, or on the Vert.x context
+         * the run started on.
+         */
+        void start(Consumer<Decision> allowed, Consumer<Throwable> refused) {
+            CompletableFuture<Verdict> verdict;
+            try {
+                verdict = limiter.decide(target, caller).toCompletableFuture();
+            } catch (RuntimeException e) {
+                refused.accept(e);
+                return;
+            }
+            Executor resume = verdict.isDone() ? null : Continuation.current();
+            verdict.whenComplete((v, failure) -> {
+                if (resume == null) {
+                    settle(v, failure, allowed, refused);
+                } else {
+                    resume.execute(() -> settle(v, failure, allowed, refused));
+                }
+            });
+        }
+
+        private void settle(Verdict v, Throwable failure, Consumer<Decision> allowed, Consumer<Throwable> refused) {
+            if (failure != null || v.refused()) {
+                if (state.get() != ENDED) {
+                    refused.accept(failure != null ? unwrap(failure) : ThrottleInterceptor.refusal(v));
+                }
+                return;
+            }
+            Decision d = v.decision();
+            if (!state.compareAndSet(null, d)) {
+                // ended before it was decided: the method never runs
+                d.release();
+                return;
+            }
+            allowed.accept(d);
+        }
+
+        /** Runs the method for this run's allowed decision. */
+        Object proceed(Decision d) throws Exception {
+            announce.accept(d);
+            return ctx.proceed();
+        }
+
+        /**
+         * Ends the run: its seats come back, and, when it {@code succeeded}, the weight a {@code skipSuccessful}
+         * limit gives back. Only the first call does anything; a run still deciding ends when it is decided.
+         */
+        void end(boolean succeeded) {
+            Object s = state.getAndSet(ENDED);
+            if (s instanceof Decision d) {
+                if (succeeded) {
+                    d.giveBack();
+                }
+                d.release();
+            }
+        }
+
+        /** Whether the run has ended (its result completed, failed or was cancelled). */
+        boolean ended() {
+            return state.get() == ENDED;
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+}
