@@ -23,7 +23,9 @@ final class RedisFailures {
     private static final Pattern NAMED_COMMAND = Pattern.compile("permissions to run the '([^']+)' command");
     /** Redis 7.0 inside a script: {@code ERR The user executing the script can't run this command ... on @user_script:316.} */
     private static final Pattern SCRIPT_LINE = Pattern.compile("@user_script:\\s*(\\d+)");
-    private static final Pattern CALL = Pattern.compile("redis\\.p?call\\('([A-Za-z]+)'");
+    private static final Pattern CALL = Pattern.compile("(?:redis\\.p?)?call\\('([A-Za-z]+)'");
+    /** A call that failed inside the script names the command it was sending ({@code sliding-window.lua}, Reply). */
+    private static final Pattern SENT = Pattern.compile("; command: ([A-Za-z]+)");
 
     private RedisFailures() {
     }
@@ -79,6 +81,10 @@ final class RedisFailures {
         }
         if (message.contains("key")) {
             return "it may not use Throttle's keys (grant ~<throttle.key-prefix>:*)";
+        }
+        Matcher sent = SENT.matcher(message);
+        if (sent.find()) {
+            return "it may not run " + sent.group(1).toUpperCase(Locale.ROOT) + " (called by the script)";
         }
         Matcher line = SCRIPT_LINE.matcher(message);
         if (line.find()) {

@@ -75,7 +75,8 @@ Reply: one reply per call of the batch, in order. A call's reply:
   for weight reserved in sub-bucket b), or for seats the id of the lease it took (0 for a weight of 0, which
   takes none)
 A denied call and a report write nothing. A call that fails (an error inside the script, a write Redis refuses)
-ends the batch: its reply is a string "failed: <why>" and the calls after it get none; the calls before it
+ends the batch: its reply is a string "failed: <why>; command: <the last command it sent>" and the calls
+after it get none; the calls before it
 keep their replies and what they recorded (Redis does not roll a script back). The one failing may have
 written part of its keys.
 
@@ -99,6 +100,13 @@ local LEASE = '<ddI4'
 local pack, unpack4 = struct.pack, struct.unpack
 local floor = math.floor
 local slack = tonumber(ARGV[1], 36)
+
+-- every Redis command goes through call, so that a call that fails can say which command Redis refused
+local running = false
+local function call(command, ...)
+  running = command
+  return redis.call(command, ...)
+end
 
 -- A ring holds k weights of 2 bytes (while every weight fits in 16 bits) or 4; its width is its length / k.
 -- the weight of sub-bucket x in ring r of k slots
@@ -129,7 +137,7 @@ local function ringOf(key, tag, k)
   for i = 0, math.ceil(k / 16) - 1 do
     names[i + 1] = tag .. 'r' .. i
   end
-  local pieces = redis.call('HMGET', key, unpack(names))
+  local pieces = call('HMGET', key, unpack(names))
   local parts = {}
   for i = 1, #pieces do
     if not pieces[i] then break end
@@ -170,10 +178,10 @@ local function refund(a, keyCount)
     if b:sub(1, 1) == '-' then b = -tonumber(b:sub(2), 36) else b = tonumber(b, 36) end
     a = a + 1
     local key, tag, k = u.key, u.tag, u.k
-    local head = redis.call('HGET', key, tag)
+    local head = call('HGET', key, tag)
     if k > 0 and b < 0 then
       -- weight reserved in sub-bucket -1 - b: taken from its entry, if it is still there
-      local v = redis.call('HGET', key, tag .. '+')
+      local v = call('HGET', key, tag .. '+')
       if v and u.w > 0 then
         local entries, newest, found = { '' }, false, false
         for y = 9, #v, 12 do
@@ -195,7 +203,7 @@ local function refund(a, keyCount)
         if newest then bound = (newest + 1) * u.p - 1 end
         if found and bound < last then last = bound end
         entries[1] = pack('<d', last)
-        redis.call('HSET', key, tag .. '+', table.concat(entries))
+        call('HSET', key, tag .. '+', table.concat(entries))
       end
     elseif k == 0 then
       -- seats: b is the lease id; the field loses that lease, and goes when no lease is left
@@ -206,9 +214,9 @@ local function refund(a, keyCount)
           if id == b and not found then found = true else kept[#kept + 1] = head:sub(y, y + 19) end
         end
         if found and #kept == 0 then
-          redis.call('HDEL', key, tag)
+          call('HDEL', key, tag)
         elseif found then
-          redis.call('HSET', key, tag, head:sub(1, 8) .. table.concat(kept))
+          call('HSET', key, tag, head:sub(1, 8) .. table.concat(kept))
         end
       end
     elseif head and u.w > 0 then
@@ -221,7 +229,7 @@ local function refund(a, keyCount)
         local w = u.w
         if b == n then
           if w > c then w = c end
-          redis.call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d) .. mark)
+          call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d) .. mark)
         elseif k <= RING then
           local r = ringOf(key, tag, k)
           local cb = slot(r, b, k)
@@ -232,12 +240,12 @@ local function refund(a, keyCount)
               while h < n and slot(r, h, k) == 0 do h = h + 1 end
             end
             local args = { tag, pack(HEAD, n, t - w, c, n - h) .. mark }
-            redis.call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
+            call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
           end
         else
           local field = tag .. pack('<I3', b % k)
           -- absent only if the key was reset and written again since: nothing of this call is left
-          local v = redis.call('HGET', key, field)
+          local v = call('HGET', key, field)
           local cb, step = 0, 0
           if v then cb, step = unpack4('<I4I4', v) end
           if w > cb then w = cb end
@@ -245,17 +253,17 @@ local function refund(a, keyCount)
             -- nothing to take back
           elseif b == h and cb == w then
             -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
-            redis.call('HDEL', key, field)
+            call('HDEL', key, field)
             h = h + step
             while h < n do
               local cy
-              cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', h % k)))
+              cy, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', h % k)))
               if cy > 0 then break end
               h = h + step
             end
-            redis.call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h) .. mark)
+            call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h) .. mark)
           else
-            redis.call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d) .. mark)
+            call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d) .. mark)
           end
         end
       end
@@ -278,7 +286,7 @@ local function blocksOf(key, tag, k, h, n, c, ring)
   else
     local y = h
     while y < n do
-      local v, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+      local v, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', y % k)))
       if v > 0 then bs[#bs + 1], ws[#ws + 1] = y, v end
       y = y + step
     end
@@ -289,7 +297,7 @@ end
 
 -- the reservations of window tag: the latest reserved time and the entries from sub-bucket `from` on
 local function reservedOf(key, tag, from)
-  local v = redis.call('HGET', key, tag .. '+')
+  local v = call('HGET', key, tag .. '+')
   local bs, ws, last = {}, {}, 0
   if v then
     last = unpack4('<d', v)
@@ -371,7 +379,7 @@ local serverNow = false
 local function decide(now, mode, maxWait, a0, keyCount)
   if not now then
     if not serverNow then
-      local time = redis.call('TIME')
+      local time = call('TIME')
       serverNow = tonumber(time[1]) * 1000 + floor(tonumber(time[2]) / 1000)
     end
     now = serverNow
@@ -397,17 +405,17 @@ local function decide(now, mode, maxWait, a0, keyCount)
     a = a + 2
     local heads
     if m == 1 then
-      heads = redis.call('HMGET', key, ARGV[a])
+      heads = call('HMGET', key, ARGV[a])
     elseif m == 2 then
-      heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5])
+      heads = call('HMGET', key, ARGV[a], ARGV[a + 5])
     elseif m == 3 then
-      heads = redis.call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
+      heads = call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
     else
       local fields = {}
       for j = 1, m do
         fields[j] = ARGV[a + (j - 1) * 5]
       end
-      heads = redis.call('HMGET', key, unpack(fields))
+      heads = call('HMGET', key, unpack(fields))
     end
     local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
     for j = 1, m do
@@ -482,13 +490,13 @@ local function decide(now, mode, maxWait, a0, keyCount)
               else
                 local cv, step = 0, 0
                 while hh < trim do
-                  cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                  cv, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', hh % k)))
                   ht = ht - cv
                   hh = hh + step
                 end
                 -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
                 while hh < hn do
-                  cv, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', hh % k)))
+                  cv, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', hh % k)))
                   if cv > 0 then break end
                   hh = hh + step
                 end
@@ -640,14 +648,14 @@ local function decide(now, mode, maxWait, a0, keyCount)
         local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
         -- a key whose windows are all seats of weight 0 has nothing to write
         if pending[q + 3] > 0 then
-          redis.call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
+          call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
         end
         -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
         -- (other methods sharing this bucket may keep longer windows in the same key)
         if after > before then
           local ttl = after - now + slack
-          if redis.call('PTTL', key) < ttl then
-            redis.call('PEXPIRE', key, ttl)
+          if call('PTTL', key) < ttl then
+            call('PEXPIRE', key, ttl)
           end
         end
       end
@@ -724,7 +732,7 @@ local function decide(now, mode, maxWait, a0, keyCount)
               elseif k <= RING then
                 cy, step = slot(ring, y, k), 1
               else
-                cy, step = unpack4('<I4I4', redis.call('HGET', key, tag .. pack('<I3', y % k)))
+                cy, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', y % k)))
               end
               freed = freed + cy
               if freed >= need or step == 0 then
@@ -771,7 +779,7 @@ for c = 1, tonumber(ARGV[2], 36) do
   if not ok then
     -- redis.call raises a table holding the error reply
     if type(reply) == 'table' and reply.err then reply = reply.err end
-    replies[c] = 'failed: ' .. tostring(reply)
+    replies[c] = 'failed: ' .. tostring(reply) .. '; command: ' .. tostring(running)
     return replies
   end
   replies[c], a = reply, nxt
