@@ -78,7 +78,7 @@ class EventLoopTest {
         CompletableFuture<HttpResponse<String>> waiting = http.sendAsync(request("/quarkus/uni-wait")
                 .header("X-Forwarded-For", client).build(), HttpResponse.BodyHandlers.ofString());
         // once its reservation is in Redis, the call waits in the server, not in the client or on the wire
-        Reservation reserved = awaitReservation();
+        Reservation reserved = awaitReservation(waiting);
         assertEquals(1, reserved.counted(), "the first call is the one counted: " + reserved);
         assertEquals(1, reserved.weight(), reserved.toString());
         // reserved where the first call's weight leaves: at the end of the window that starts with its second
@@ -176,13 +176,19 @@ class EventLoopTest {
     private record Reservation(long at, long subBucket, long weight, long newest, long counted) {
     }
 
-    /** The first reservation Redis holds, asked every 20 ms for at most 30 s (only a real fault takes that long). */
-    private static Reservation awaitReservation() throws InterruptedException {
+    /**
+     * The first reservation Redis holds, asked every 20 ms for at most 30 s (only a real fault takes that long) while
+     * the call that should be reserved is still unanswered.
+     */
+    private static Reservation awaitReservation(CompletableFuture<HttpResponse<String>> call) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             Optional<Reservation> r = reservation();
             if (r.isPresent()) {
                 return r.get();
+            }
+            if (call.isDone()) {
+                throw new AssertionError("answered without a reservation in Redis: " + call.get().body());
             }
             assertTrue(System.nanoTime() < deadline, "no reservation in Redis within 30 s");
             TimeUnit.MILLISECONDS.sleep(20);
