@@ -49,8 +49,11 @@ class AssignmentsTest {
         public void search() { }
     }
 
+    /** Long enough that a loaded machine's slow answer is not taken for a store failure, which no test here is about. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
     private static Limiter limiter(Store store, InstantSource clock) {
-        Config c = TestConfig.of();
+        Config c = TestConfig.of(ThrottleSettings.REDIS_TIMEOUT, TIMEOUT.toMillis() + "ms");
         Limiter l = Bootstrap.assemble(ThrottleSettings.read(c), c, store, clock, ValidationTest::construct, m -> false,
                 Meters.NONE, Optional.empty());
         l.target(Api.class, search());
@@ -133,8 +136,8 @@ class AssignmentsTest {
     void anAssignmentMadeOnOneInstanceIsAppliedByAnotherAndByAnInstanceStartedLater() {
         try (RedisProcess redis = RedisProcess.start()) {
             InstantSource clock = InstantSource.system();
-            try (Limiter a = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock);
-                 Limiter b = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock)) {
+            try (Limiter a = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock);
+                 Limiter b = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock)) {
                 // b denies k after two calls (the deny cache remembers it), then k is put on plan pro through a
                 assertTrue(call(b, key("k")).decision().allowed());
                 assertTrue(call(b, key("k")).decision().allowed());
@@ -145,7 +148,7 @@ class AssignmentsTest {
 
                 a.admin().assign("key:abuser", "blocked", Duration.ofHours(1), null);
                 await("b blocks", () -> call(b, key("abuser")).decision().isBlocked());
-                try (Limiter later = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), clock)) {
+                try (Limiter later = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock)) {
                     assertTrue(call(later, key("abuser")).decision().isBlocked(), "a new instance starts with the assignments");
                     assertEquals(a.admin().assignments(), later.admin().assignments());
                 }
@@ -158,7 +161,7 @@ class AssignmentsTest {
     @Test
     void whileTheStoreFailsTheLastKnownAssignmentsStayInForce() {
         RedisProcess redis = RedisProcess.start();
-        try (Limiter l = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(2)), InstantSource.system())) {
+        try (Limiter l = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), InstantSource.system())) {
             l.admin().assign("key:abuser", "blocked", null, null);
             redis.kill();
             assertTrue(call(l, key("abuser")).decision().isBlocked());

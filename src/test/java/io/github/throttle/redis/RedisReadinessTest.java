@@ -37,8 +37,14 @@ class RedisReadinessTest {
     /** Only a real fault makes a wait this long: a reconnect takes a second or two even on a loaded machine. */
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
+    /**
+     * Long enough that a loaded machine's slow answer (the first call connects and loads the script) is not taken
+     * for a failure; the failures here (a dead server, a refused command, an out-of-memory reply) are answered at once.
+     */
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
     private static Decider decider(Store store, boolean deny) {
-        return new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofHours(1));
+        return new Decider(store, new MutableClock(0), false, TIMEOUT, deny ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofHours(1));
     }
 
     /** As the limiter's check: one recorded on a key of its own, which expires a second later. */
@@ -61,7 +67,7 @@ class RedisReadinessTest {
     @Test
     void onceTheCheckReachesARestartedRedisTheNextCallsAreCountedUnderEitherPolicy() {
         for (boolean deny : new boolean[] {true, false}) {
-            try (RedisProcess redis = RedisProcess.start(); Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(2))) {
+            try (RedisProcess redis = RedisProcess.start(); Store store = RedisStores.open(redis.uri(), false, TIMEOUT)) {
                 Decider d = decider(store, deny);
                 assertTrue(reachable(d));
                 assertEquals(1, decide(d, "throttle:r:before").remaining());
@@ -94,7 +100,7 @@ class RedisReadinessTest {
              RedisClient admin = RedisClient.create();
              StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(redis.uri()))) {
             assertEquals(List.of(false), c.sync().scriptExists(SlidingWindowScript.SHA1));
-            try (Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(2))) {
+            try (Store store = RedisStores.open(redis.uri(), false, TIMEOUT)) {
                 store.prepare().toCompletableFuture().join();
                 assertEquals(List.of(true), c.sync().scriptExists(SlidingWindowScript.SHA1), "no NOSCRIPT for the first call");
                 assertEquals(0, c.sync().dbsize(), "loading charges nothing");
@@ -109,12 +115,12 @@ class RedisReadinessTest {
              RedisClient admin = RedisClient.create();
              StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(redis.uri()))) {
             AclUser.run(c.sync(), readme);
-            try (Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
+            try (Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, TIMEOUT)) {
                 assertTrue(reachable(decider(store, true)), "the README's user");
             }
             c.sync().aclDeluser(AclUser.NAME);
             AclUser.run(c.sync(), AclUser.without(readme, "+evalsha"));
-            try (Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, Duration.ofSeconds(2))) {
+            try (Store store = RedisStores.open(AclUser.uri(false, redis.port()), false, TIMEOUT)) {
                 assertFalse(reachable(decider(store, true)), "PING would answer; the script does not run");
             }
             assertEquals(List.of(), c.sync().keys("throttle:r*"), "the check charges no caller");
@@ -126,7 +132,7 @@ class RedisReadinessTest {
         try (RedisProcess redis = RedisProcess.start("--maxmemory-policy", "noeviction");
              RedisClient admin = RedisClient.create();
              StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(redis.uri()));
-             Store store = RedisStores.open(redis.uri(), false, Duration.ofSeconds(2))) {
+             Store store = RedisStores.open(redis.uri(), false, TIMEOUT)) {
             Decider d = decider(store, true);
             assertTrue(reachable(d));
             String filler = "x".repeat(1000);
@@ -144,7 +150,7 @@ class RedisReadinessTest {
     @Test
     void aStoreOpenedWhileRedisIsDownAppliesTheFailurePolicyUntilTheCheckReachesRedis() {
         int port = RedisProcess.freePort();
-        try (Store store = RedisStores.open("redis://127.0.0.1:" + port, false, Duration.ofSeconds(2))) {
+        try (Store store = RedisStores.open("redis://127.0.0.1:" + port, false, TIMEOUT)) {
             Decider d = decider(store, true);
             Decision refused = decide(d, "throttle:r:early");
             assertTrue(refused.isUnmetered(), "the failure decision");

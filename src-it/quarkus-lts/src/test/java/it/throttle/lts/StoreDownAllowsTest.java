@@ -32,7 +32,9 @@ class StoreDownAllowsTest {
     public static class Allow implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.on-store-failure", "allow", "throttle.redis.timeout", "2s");
+            // the application's timeout (5 s): a killed Redis refuses commands at once, and after its restart a slow
+            // answer on a busy machine must not pass for a failure
+            return Map.of("throttle.on-store-failure", "allow");
         }
     }
 

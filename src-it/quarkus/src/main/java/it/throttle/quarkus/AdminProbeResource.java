@@ -66,11 +66,15 @@ public class AdminProbeResource {
         return "assigned";
     }
 
-    /** The live assignments here: {@code identity=plan} pairs. */
+    /**
+     * The live assignments here: {@code identity=plan} pairs, each followed by {@code  until <ms since the epoch>}
+     * when it ends.
+     */
     @GET
     @Path("/assignments")
     public String assignments() {
-        return admin.assignments().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().plan()).collect(Collectors.joining(","));
+        return admin.assignments().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().plan()
+                + (e.getValue().until() == null ? "" : " until " + e.getValue().until().toEpochMilli())).collect(Collectors.joining(","));
     }
 
     /** {@code used/limit} of each limit. */

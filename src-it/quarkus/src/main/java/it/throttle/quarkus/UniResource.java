@@ -1,6 +1,7 @@
 package it.throttle.quarkus;
 
 import io.github.throttle.CallDecision;
+import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
 import io.smallrye.mutiny.Uni;
 import it.throttle.app.PlansResource;
@@ -11,10 +12,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
 
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Reactive endpoints: they run on the event loop, which Throttle must never block. */
 @Path("/quarkus")
 public class UniResource {
+
+    /** Numbers the answers of {@link #waiting()} and {@link #ping()}, in the order they were made. */
+    private static final AtomicLong ANSWERS = new AtomicLong();
 
     @Inject
     CallDecision call;
@@ -47,13 +52,21 @@ public class UniResource {
                 : Response.status(Response.Status.UNAUTHORIZED).build());
     }
 
-    /** One call per 10 s by seconds, waiting up to 12 s: a second call waits more than 9 s for its turn. */
+    /**
+     * One call per 10 s by seconds, waiting up to 12 s: a second call waits for the first call's second to leave
+     * the window. The answer tells what the store decided, {@code waited <ms> reset <ms> answer <n> on <thread>}: the
+     * wait, the decision's reset (when the oldest weight counted leaves the window, from the moment the store decided)
+     * and the number of this answer among those of this class.
+     */
     @GET
     @Path("/uni-wait")
     @Throttle(limit = 1, duration = 10, precision = 1, unit = ChronoUnit.SECONDS, maxWaitMillis = 12_000)
     public Uni<String> waiting() {
-        return Uni.createFrom().item(() -> "waited " + call.get().map(io.github.throttle.Decision::waitedMillis).orElse(-1L)
-                + " on " + Thread.currentThread().getName());
+        return Uni.createFrom().item(() -> {
+            Decision d = call.get().orElseThrow();
+            return "waited " + d.waitedMillis() + " reset " + d.resetMillis() + " answer " + ANSWERS.incrementAndGet()
+                    + " on " + Thread.currentThread().getName();
+        });
     }
 
     /** Not throttled itself: the bean it calls is, and its refusal becomes a 429. */
@@ -63,10 +76,11 @@ public class UniResource {
         return reports.report();
     }
 
+    /** {@code pong <n>}: the number of this answer among those of this class. */
     @GET
     @Path("/ping")
     public Uni<String> ping() {
-        return Uni.createFrom().item("pong");
+        return Uni.createFrom().item(() -> "pong " + ANSWERS.incrementAndGet());
     }
 
     /** Room for a load test: decided on the event loop. */

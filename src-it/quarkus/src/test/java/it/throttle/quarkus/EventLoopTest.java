@@ -5,6 +5,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.lettuce.core.codec.ByteArrayCodec;
 import it.throttle.scenarios.Observability;
 import org.junit.jupiter.api.Test;
 
@@ -12,14 +13,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.nullValue;
@@ -56,30 +62,40 @@ class EventLoopTest {
     }
 
     /**
-     * A call that waits for its turn holds no thread: while it waits (more than 9 s), the one event loop answers
-     * other requests; then it proceeds on the event loop.
+     * A call that waits for its turn holds no thread: while it waits, the one event loop answers other requests;
+     * then it proceeds on the event loop. What is checked is what the store and the application report (the
+     * reservation in Redis, the decisions' figures, the order of the answers), never how fast this machine is.
      */
     @Test
     void aUniCallWaitsForItsTurnWithoutHoldingTheEventLoop() throws Exception {
         String client = "10.7.9.9";
-        given().header("X-Forwarded-For", client).get("/quarkus/uni-wait").then().statusCode(200)
-                .body(startsWith("waited 0 on vert.x-eventloop-thread"));
+        String first = given().header("X-Forwarded-For", client).get("/quarkus/uni-wait").then().statusCode(200)
+                .body(startsWith("waited 0 reset ")).body(containsString(" on vert.x-eventloop-thread")).extract().asString();
+        // the first call's second leaves the 10 s window between 9 and 10 s after the store counted it
+        long firstReset = figure(first, "reset");
+        assertTrue(firstReset > 9000 && firstReset <= 10_000, first);
         HttpClient http = HttpClient.newHttpClient();
         CompletableFuture<HttpResponse<String>> waiting = http.sendAsync(request("/quarkus/uni-wait")
                 .header("X-Forwarded-For", client).build(), HttpResponse.BodyHandlers.ofString());
         // once its reservation is in Redis, the call waits in the server, not in the client or on the wire
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!reservedInRedis()) {
-            assertTrue(System.nanoTime() < deadline, "no reservation in Redis within 30 s");
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-        given().get("/quarkus/ping").then().statusCode(200).body(equalTo("pong"));
-        assertTrue(!waiting.isDone(), "the waiting call was answered before the event loop answered another request");
+        Reservation reserved = awaitReservation(waiting);
+        assertEquals(1, reserved.counted(), "the first call is the one counted: " + reserved);
+        assertEquals(1, reserved.weight(), reserved.toString());
+        // reserved where the first call's weight leaves: at the end of the window that starts with its second
+        assertEquals(reserved.newest() + 10, reserved.subBucket(), reserved.toString());
+        assertEquals((reserved.newest() + 10) * 1000, reserved.at(), reserved.toString());
+        long pong = figure(given().get("/quarkus/ping").then().statusCode(200).body(startsWith("pong ")).extract().asString(), "pong");
+
         HttpResponse<String> answer = waiting.get(60, TimeUnit.SECONDS);
         assertEquals(200, answer.statusCode(), answer.body());
-        long waited = Long.parseLong(answer.body().split(" ")[1]);
-        assertTrue(waited > 9000 && waited <= 10_000, answer.body());
-        assertTrue(answer.body().contains("on vert.x-eventloop-thread"), answer.body());
+        assertTrue(figure(answer.body(), "answer") > pong,
+                "the event loop answered the ping only after the waiting call proceeded: " + answer.body() + ", pong " + pong);
+        long waited = figure(answer.body(), "waited");
+        // it waited until the first call's weight left the window (its reset, from the same decision), no longer
+        // than the first call's reset said, since it was decided later
+        assertEquals(figure(answer.body(), "reset"), waited, answer.body());
+        assertTrue(waited > 0 && waited <= firstReset, answer.body() + "; the first call's reset: " + firstReset);
+        assertTrue(answer.body().contains(" on vert.x-eventloop-thread"), answer.body());
     }
 
     /** Decided while the request is suspended, the call's plan and decision reach the method on the event loop. */
@@ -127,7 +143,7 @@ class EventLoopTest {
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> ping = http.send(request("/quarkus/ping").timeout(Duration.ofSeconds(10)).build(),
                         HttpResponse.BodyHandlers.ofString());
-                assertEquals("pong", ping.body());
+                assertTrue(ping.body().startsWith("pong "), ping.body());
             }
             // the one event loop answered while throttled requests were still waiting for Redis
             assertTrue(throttled.stream().noneMatch(CompletableFuture::isDone), "a throttled request finished while Redis held its calls");
@@ -156,7 +172,7 @@ class EventLoopTest {
             Observability.await("a script call held by Redis", Duration.ofSeconds(20), EventLoopTest::redisHoldsAClient);
             HttpResponse<String> ping = http.send(request("/quarkus/ping").timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertEquals("pong", ping.body());
+            assertTrue(ping.body().startsWith("pong"), ping.body());
             assertTrue(!held.isDone(), "the bean's call finished while Redis held its decision");
         } finally {
             RedisResource.command("CLIENT", "UNPAUSE");
@@ -168,16 +184,73 @@ class EventLoopTest {
         given().get("/quarkus/bean-uni").then().statusCode(429).header("Retry-After", matchesPattern("\\d+"));
     }
 
-    /** Whether some window in Redis holds a reservation: a field named by the window's tag and {@code +}. */
-    private static boolean reservedInRedis() {
+
+    /** The number that follows {@code name} in a space-separated answer ({@code waited 9512 reset 9512 ...}). */
+    private static long figure(String answer, String name) {
+        String[] words = answer.split(" ");
+        for (int i = 0; i < words.length - 1; i++) {
+            if (words[i].equals(name)) {
+                return Long.parseLong(words[i + 1]);
+            }
+        }
+        throw new AssertionError("no " + name + " in " + answer);
+    }
+
+    /**
+     * A window's reservation as {@code sliding-window.lua} keeps it (its header comment is the contract): from the
+     * field {@code <tag>+}, the latest reserved time and the one reserved sub-bucket with its weight; from the window's
+     * header {@code <tag>}, the newest sub-bucket holding weight and the weight counted.
+     */
+    private record Reservation(long at, long subBucket, long weight, long newest, long counted) {
+    }
+
+    /**
+     * The first reservation Redis holds, asked every 20 ms for at most 30 s (only a real fault takes that long) while
+     * the call that should be reserved is still unanswered.
+     */
+    private static Reservation awaitReservation(CompletableFuture<HttpResponse<String>> call) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Optional<Reservation> r = reservation();
+            if (r.isPresent()) {
+                return r.get();
+            }
+            if (call.isDone()) {
+                throw new AssertionError("answered without a reservation in Redis: " + call.get().body());
+            }
+            assertTrue(System.nanoTime() < deadline, "no reservation in Redis within 30 s");
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** The reservation of some window in Redis: a field named by the window's tag and {@code +}. */
+    private static Optional<Reservation> reservation() {
         try (io.lettuce.core.RedisClient c = io.lettuce.core.RedisClient.create(RedisResource.redis.uri());
-             io.lettuce.core.api.StatefulRedisConnection<String, String> conn = c.connect()) {
-            for (String key : conn.sync().keys("*")) {
-                if ("hash".equals(conn.sync().type(key)) && conn.sync().hkeys(key).stream().anyMatch(f -> f.endsWith("+"))) {
-                    return true;
+             io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]> conn = c.connect(ByteArrayCodec.INSTANCE)) {
+            for (byte[] key : conn.sync().keys("*".getBytes(StandardCharsets.UTF_8))) {
+                if (!"hash".equals(conn.sync().type(key))) {
+                    continue;
+                }
+                Map<byte[], byte[]> fields = conn.sync().hgetall(key);
+                for (Map.Entry<byte[], byte[]> f : fields.entrySet()) {
+                    String name = new String(f.getKey(), StandardCharsets.ISO_8859_1);
+                    if (name.endsWith("+") && f.getValue().length == 8 + 12) {
+                        ByteBuffer plus = ByteBuffer.wrap(f.getValue()).order(ByteOrder.LITTLE_ENDIAN);
+                        long at = (long) plus.getDouble();
+                        long subBucket = (long) plus.getDouble();
+                        long weight = Integer.toUnsignedLong(plus.getInt());
+                        String tag = name.substring(0, name.length() - 1);
+                        byte[] head = fields.entrySet().stream()
+                                .filter(h -> new String(h.getKey(), StandardCharsets.ISO_8859_1).equals(tag))
+                                .map(Map.Entry::getValue).findFirst().orElseThrow();
+                        ByteBuffer header = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
+                        long newest = (long) header.getDouble();
+                        long counted = Integer.toUnsignedLong(header.getInt());
+                        return Optional.of(new Reservation(at, subBucket, weight, newest, counted));
+                    }
                 }
             }
-            return false;
+            return Optional.empty();
         }
     }
 

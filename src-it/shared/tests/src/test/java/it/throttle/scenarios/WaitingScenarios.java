@@ -17,7 +17,20 @@ public abstract class WaitingScenarios extends ClientScenarios {
 
     @Test
     public void callsThatDoNotFitNowWaitForTheirTurnAndTheRestGet429() {
-        List<Response> answers = Concurrently.run(6, i -> me().get("/it/wait"));
+        // Six calls sent at once meet in one window or two, where the third of a window waits for its turn. Only a
+        // machine too slow to decide six calls within 2 s spreads them over three windows, each call fitting at
+        // once: the answers show it (none waited) and the calls are sent again by a new client.
+        for (int attempt = 1; ; attempt++) {
+            String who = "10.12." + rnd() + "." + rnd();
+            if (someWaited(Concurrently.run(6, i -> as(who).get("/it/wait")))) {
+                return;
+            }
+            assertTrue(attempt < 5, "no call waited, " + attempt + " times in a row");
+        }
+    }
+
+    /** Checks what six calls sent at once answered, whatever their timing; whether one of them waited. */
+    private static boolean someWaited(List<Response> answers) {
         int proceeded = 0;
         int waited = 0;
         for (Response r : answers) {
@@ -31,9 +44,9 @@ public abstract class WaitingScenarios extends ClientScenarios {
                 assertTrue(Integer.parseInt(r.header("Retry-After")) >= 1, "Retry-After " + r.header("Retry-After"));
             }
         }
-        // the window of the first call, and the next one (it starts within 2 s): at least 4 proceed; calls sent
-        // at once spread over 3 windows (4 s) only on a machine that has stopped
+        // a call is refused only when the windows within its wait are full, and the wait of 2.5 s always reaches
+        // the window after the call's own: at least 4 proceed, however the calls spread
         assertTrue(proceeded >= 4, proceeded + " calls proceeded");
-        assertTrue(waited >= 1, "no call waited");
+        return waited > 0;
     }
 }
