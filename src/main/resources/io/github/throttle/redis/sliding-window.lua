@@ -160,6 +160,100 @@ local function putRing(out, o, tag, r)
   return o
 end
 
+-- Refund of weight w reserved in sub-bucket rb of window tag: taken from its entry, if it is still there; the
+-- latest reservation left holds back later callers, not the one given back: no later than the end of the newest
+-- sub-bucket still reserved (nothing left: none).
+local function refundReserved(key, tag, p, rb, w)
+  local v = call('HGET', key, tag .. '+')
+  if not v or w == 0 then return end
+  local entries, newest, found = { '' }, false, false
+  for y = 9, #v, 12 do
+    local eb, ew = unpack4('<dI4', v, y)
+    if eb == rb then
+      found = true
+      ew = ew - w
+      if ew < 0 then ew = 0 end
+    end
+    if ew > 0 then
+      entries[#entries + 1] = pack('<dI4', eb, ew)
+      newest = eb
+    end
+  end
+  local last = unpack4('<d', v)
+  local bound = 0
+  if newest then bound = (newest + 1) * p - 1 end
+  if found and bound < last then last = bound end
+  entries[1] = pack('<d', last)
+  call('HSET', key, tag .. '+', table.concat(entries))
+end
+
+-- Refund of a seat: the lease with id b leaves the field, which goes when no lease is left.
+local function refundSeat(key, tag, b)
+  local head = call('HGET', key, tag)
+  if not head then return end
+  local kept, found = {}, false
+  for y = 9, #head, 20 do
+    local _, id = unpack4(LEASE, head, y)
+    if id == b and not found then found = true else kept[#kept + 1] = head:sub(y, y + 19) end
+  end
+  if found and #kept == 0 then
+    call('HDEL', key, tag)
+  elseif found then
+    call('HSET', key, tag, head:sub(1, 8) .. table.concat(kept))
+  end
+end
+
+-- Refund of weight w recorded in sub-bucket b of a rate window of k sub-buckets, if b is still counted (h <= b <=
+-- n: its slot is reused only after it left the window); an emptied oldest sub-bucket is passed over.
+local function refundWindow(key, tag, k, b, w)
+  local head = call('HGET', key, tag)
+  if not head or w == 0 then return end
+  local n, t, c, d = unpack4(HEAD, head)
+  -- the mark of a window holding reservations stays
+  local mark = head:sub(21)
+  local h = n - d
+  if t == 0 or b < h or b > n then return end
+  if b == n then
+    if w > c then w = c end
+    call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d) .. mark)
+  elseif k <= RING then
+    local r = ringOf(key, tag, k)
+    local cb = slot(r, b, k)
+    if w > cb then w = cb end
+    if w > 0 then
+      r = setSlot(r, b, k, cb - w)
+      if b == h then
+        while h < n and slot(r, h, k) == 0 do h = h + 1 end
+      end
+      local args = { tag, pack(HEAD, n, t - w, c, n - h) .. mark }
+      call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
+    end
+  else
+    local field = tag .. pack('<I3', b % k)
+    -- absent only if the key was reset and written again since: nothing of this call is left
+    local v = call('HGET', key, field)
+    local cb, step = 0, 0
+    if v then cb, step = unpack4('<I4I4', v) end
+    if w > cb then w = cb end
+    if w == 0 then
+      -- nothing to take back
+    elseif b == h and cb == w then
+      -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
+      call('HDEL', key, field)
+      h = h + step
+      while h < n do
+        local cy
+        cy, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', h % k)))
+        if cy > 0 then break end
+        h = h + step
+      end
+      call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h) .. mark)
+    else
+      call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d) .. mark)
+    end
+  end
+end
+
 -- Refunds the call whose section's keys start at ARGV[a] (keyCount keys); returns where the next call starts.
 local function refund(a, keyCount)
   local undo = {}
@@ -177,96 +271,12 @@ local function refund(a, keyCount)
     local b = ARGV[a]
     if b:sub(1, 1) == '-' then b = -tonumber(b:sub(2), 36) else b = tonumber(b, 36) end
     a = a + 1
-    local key, tag, k = u.key, u.tag, u.k
-    local head = call('HGET', key, tag)
-    if k > 0 and b < 0 then
-      -- weight reserved in sub-bucket -1 - b: taken from its entry, if it is still there
-      local v = call('HGET', key, tag .. '+')
-      if v and u.w > 0 then
-        local entries, newest, found = { '' }, false, false
-        for y = 9, #v, 12 do
-          local eb, ew = unpack4('<dI4', v, y)
-          if eb == -1 - b then
-            found = true
-            ew = ew - u.w
-            if ew < 0 then ew = 0 end
-          end
-          if ew > 0 then
-            entries[#entries + 1] = pack('<dI4', eb, ew)
-            newest = eb
-          end
-        end
-        -- the latest reservation left holds back later callers, not the one given back: no later than the end of
-        -- the newest sub-bucket still reserved (nothing left: none)
-        local last = unpack4('<d', v)
-        local bound = 0
-        if newest then bound = (newest + 1) * u.p - 1 end
-        if found and bound < last then last = bound end
-        entries[1] = pack('<d', last)
-        call('HSET', key, tag .. '+', table.concat(entries))
-      end
-    elseif k == 0 then
-      -- seats: b is the lease id; the field loses that lease, and goes when no lease is left
-      if head then
-        local kept, found = {}, false
-        for y = 9, #head, 20 do
-          local _, id = unpack4(LEASE, head, y)
-          if id == b and not found then found = true else kept[#kept + 1] = head:sub(y, y + 19) end
-        end
-        if found and #kept == 0 then
-          call('HDEL', key, tag)
-        elseif found then
-          call('HSET', key, tag, head:sub(1, 8) .. table.concat(kept))
-        end
-      end
-    elseif head and u.w > 0 then
-      local n, t, c, d = unpack4(HEAD, head)
-      -- the mark of a window holding reservations stays
-      local mark = head:sub(21)
-      local h = n - d
-      -- h <= b <= n: b is still counted (its slot is reused only after it left the window)
-      if t > 0 and h <= b and b <= n then
-        local w = u.w
-        if b == n then
-          if w > c then w = c end
-          call('HSET', key, tag, pack(HEAD, n, t - w, c - w, d) .. mark)
-        elseif k <= RING then
-          local r = ringOf(key, tag, k)
-          local cb = slot(r, b, k)
-          if w > cb then w = cb end
-          if w > 0 then
-            r = setSlot(r, b, k, cb - w)
-            if b == h then
-              while h < n and slot(r, h, k) == 0 do h = h + 1 end
-            end
-            local args = { tag, pack(HEAD, n, t - w, c, n - h) .. mark }
-            call('HSET', key, unpack(args, 1, putRing(args, 2, tag, r)))
-          end
-        else
-          local field = tag .. pack('<I3', b % k)
-          -- absent only if the key was reset and written again since: nothing of this call is left
-          local v = call('HGET', key, field)
-          local cb, step = 0, 0
-          if v then cb, step = unpack4('<I4I4', v) end
-          if w > cb then w = cb end
-          if w == 0 then
-            -- nothing to take back
-          elseif b == h and cb == w then
-            -- the oldest sub-bucket is now empty: the next one holding weight becomes the oldest
-            call('HDEL', key, field)
-            h = h + step
-            while h < n do
-              local cy
-              cy, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', h % k)))
-              if cy > 0 then break end
-              h = h + step
-            end
-            call('HSET', key, tag, pack(HEAD, n, t - w, c, n - h) .. mark)
-          else
-            call('HSET', key, field, pack('<I4I4', cb - w, step), tag, pack(HEAD, n, t - w, c, d) .. mark)
-          end
-        end
-      end
+    if u.k == 0 then
+      refundSeat(u.key, u.tag, b)
+    elseif b < 0 then
+      refundReserved(u.key, u.tag, u.p, -1 - b, u.w)
+    else
+      refundWindow(u.key, u.tag, u.k, b, u.w)
     end
   end
   return a
@@ -374,8 +384,371 @@ end
 
 local serverNow = false
 
+-- Deciding one call. Its state q: now; record (it is recorded when allowed); waits (it may be reserved); seats
+-- (it holds seats: it never waits); allowed; vs (what a reservation needs of each rate window); reply and its
+-- cursor r; st, per window in order, seven numbers (t h n c b r a: the window's state before this call, b the
+-- sub-bucket of this call; for seats: weight held, the field as read, the soonest lease end, -, the lease id)
+-- and its cursor x; while a key's windows are read, its HSET arguments out (o of them) and the end of its newest
+-- weight before and after this call. Tables are created at their usual size: growing them costs more than the
+-- rest of the pass.
+
+-- Seats of an in-flight limit (see Seats): the field v as read; whether weight w fits under limit at now, the
+-- figures, and the field as if the seat were taken (a lease of p ms).
+local function seatsDecide(q, tag, limit, p, w, v)
+  local now, st, x = q.now, q.st, q.x
+  q.seats = true
+  local t, soonest, kept, last = 0, false, {}, 0
+  if v then
+    last = unpack4('<d', v)
+    for y = 9, #v, 20 do
+      local e, _, lw = unpack4(LEASE, v, y)
+      if e > now then
+        t = t + lw
+        kept[#kept + 1] = v:sub(y, y + 19)
+        if not soonest or e < soonest then soonest = e end
+        if e > q.before then q.before = e end
+      end
+    end
+  end
+  if t + w > limit then q.allowed = false end
+  st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 6] = t, v or false, soonest, false, false
+  local id = 0
+  if w > 0 then
+    id = last + 1
+    if id < now * 1000 then id = now * 1000 end
+    local e = now + p
+    kept[#kept + 1] = pack(LEASE, e, id, w)
+    local out, o = q.out, q.o
+    out[o + 1] = tag
+    out[o + 2] = pack('<d', id) .. table.concat(kept)
+    q.o = o + 2
+    if not soonest or e < soonest then soonest = e end
+    if e > q.after then q.after = e end
+  end
+  st[x + 5], st[x + 7] = id, false
+  q.x = x + 7
+  local remaining = limit - t - w
+  if remaining < 0 then remaining = 0 end
+  local reply, r = q.reply, q.r
+  reply[r + 1] = remaining
+  if soonest then reply[r + 2] = soonest - now else reply[r + 2] = 0 end
+  q.r = r + 2
+end
+
+-- What a rate window (header head as read) counts at sub-bucket b: t h n c (false when nothing is counted), its
+-- ring if read, and b (the newest sub-bucket if the clock went back).
+local function windowCounted(key, tag, k, b, head)
+  if not head then return 0, false, false, false, false, b end
+  local hn, ht, hc, hd = unpack4(HEAD, head)
+  if ht == 0 then return 0, false, false, false, false, b end
+  -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
+  if b < hn then b = hn end
+  local trim = b - k + 1
+  if hn < trim then return 0, false, false, false, false, b end
+  local hh, ring = hn - hd, false
+  if hh >= trim then
+    -- nothing leaves
+  elseif k <= RING then
+    ring = ringOf(key, tag, k)
+    while hh < trim do
+      ht = ht - slot(ring, hh, k)
+      hh = hh + 1
+    end
+    while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
+  else
+    local cv, step = 0, 0
+    while hh < trim do
+      cv, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', hh % k)))
+      ht = ht - cv
+      hh = hh + step
+    end
+    -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
+    while hh < hn do
+      cv, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', hh % k)))
+      if cv > 0 then break end
+      hh = hh + step
+    end
+  end
+  return ht, hh, hn, hc, ring, b
+end
+
+-- Appends to q.out the fields that close sub-bucket n (weight c) of a window whose call starts sub-bucket b > n.
+local function windowClose(q, key, tag, k, n, c, b, ring)
+  if k <= RING then
+    -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
+    -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
+    local rg = ring
+    if not rg then rg = ringOf(key, tag, k) end
+    local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
+    if gap > 0 then
+      local zeros = width * gap
+      if from + gap <= k then
+        rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
+      else
+        local wrapped = from + gap - k
+        rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
+          .. string.rep('\0', width * (k - from))
+      end
+    end
+    q.o = putRing(q.out, q.o, tag, setSlot(rg, n, k, c))
+  else
+    local out, o = q.out, q.o
+    out[o + 1] = tag .. pack('<I3', n % k)
+    out[o + 2] = pack('<I4I4', c, b - n)
+    q.o = o + 2
+  end
+end
+
+-- A rate window of k sub-buckets of p ms (key i of the call): whether weight w fits under limit in sub-bucket
+-- floor(now / p), reservations included; the figures, and the fields as if the call were recorded.
+local function windowDecide(q, i, key, tag, limit, p, k, w, head)
+  local now = q.now
+  local t, h, n, c, ring, b = windowCounted(key, tag, k, floor(now / p), head)
+  if n then
+    local ends = (n + k) * p
+    if ends > q.before then q.before = ends end
+  end
+  -- reservations (see the header): every sub-bucket's weight, reserved weight included
+  local used, all, last = t, false, 0
+  if head and #head > 20 then
+    local rb, rw
+    last, rb, rw = reservedOf(key, tag, b - k + 1)
+    if #rb > 0 then
+      local mb, mw = {}, {}
+      if t > 0 then mb, mw = blocksOf(key, tag, k, h, n, c, ring) end
+      local bs, ws = merged(mb, mw, rb, rw)
+      all = { bs = bs, ws = ws, rb = rb, rw = rw }
+      used = peak(bs, ws, k, b)
+    end
+  end
+  if used + w > limit then q.allowed = false end
+  local v = false
+  if q.waits then
+    v = { i = i, tag = tag, limit = limit, p = p, k = k, w = w, b = b, t = t, h = h, n = n, c = c,
+      ring = ring, all = all, last = last, head = head, o1 = q.o, r = q.r, x = q.x }
+    q.vs[#q.vs + 1] = v
+  end
+  -- as if recorded
+  local at = b * p
+  if at < now then at = now end
+  local c2 = w
+  if t == 0 then
+    h = b
+  elseif b == n then
+    c2 = c + w
+  else
+    windowClose(q, key, tag, k, n, c, b, ring)
+  end
+  local st, x = q.st, q.x
+  st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6], st[x + 7] = t, h, n, c, b, ring, all
+  q.x = x + 7
+  t = t + w
+  local out, o = q.out, q.o
+  out[o + 1] = tag
+  out[o + 2] = pack(HEAD, b, t, c2, b - h)
+  if all then out[o + 2] = out[o + 2] .. '+' end
+  q.o = o + 2
+  if v then v.o2 = q.o end
+  local ends = (b + k) * p
+  if ends > q.after then q.after = ends end
+  local remaining = limit - used - w
+  if remaining < 0 then remaining = 0 end
+  local reply, r = q.reply, q.r
+  reply[r + 1] = remaining
+  if all then
+    local oldest = all.bs[1]
+    if w > 0 and b < oldest then oldest = b end
+    reply[r + 2] = (oldest + k) * p - at
+  elseif t > 0 then
+    reply[r + 2] = (h + k) * p - at
+  else
+    reply[r + 2] = 0
+  end
+  q.r = r + 2
+end
+
+-- Reservations (see the header): a call denied now that may wait maxWait ms is reserved at the earliest time every
+-- window allows it, not before any window's latest reservation; pending holds per key (five numbers: key, HSET
+-- arguments, their count, end of its newest weight before and after this call) what the call writes, in which a
+-- reserved window's writes are replaced by its reservation. Returns whether it was reserved.
+local function reserve(q, pending, maxWait)
+  local now, vs, reply = q.now, q.vs, q.reply
+  local from, to = now, now + maxWait
+  for _, v in ipairs(vs) do
+    if v.last > from then from = v.last end
+    if v.all then
+      v.bs, v.ws = v.all.bs, v.all.ws
+    elseif v.t > 0 then
+      v.bs, v.ws = blocksOf(pending[(v.i - 1) * 5 + 1], v.tag, v.k, v.h, v.n, v.c, v.ring)
+    else
+      v.bs, v.ws = {}, {}
+    end
+  end
+  local t0 = from <= to and earliest(vs, from, to)
+  if not t0 then return false end
+  reply[1] = 1 + t0 - now
+  local outs = {}
+  for _, v in ipairs(vs) do
+    local s = (v.i - 1) * 5
+    local rec = recordedAt(v, t0)
+    if rec > v.b then
+      local out = pending[s + 2]
+      local o = outs[v.i]
+      if not o then o = { out = {}, at = 1 } outs[v.i] = o end
+      for y = o.at, v.o1 do o.out[#o.out + 1] = out[y] end
+      o.at = v.o2 + 1
+      local rb, rw = {}, {}
+      if v.all then rb, rw = v.all.rb, v.all.rw end
+      rb, rw = merged(rb, rw, { rec }, { v.w })
+      local last = v.last
+      if t0 > last then last = t0 end
+      local entries = { pack('<d', last) }
+      for j = 1, #rb do entries[j + 1] = pack('<dI4', rb[j], rw[j]) end
+      o.out[#o.out + 1] = v.tag .. '+'
+      o.out[#o.out + 1] = table.concat(entries)
+      o.out[#o.out + 1] = v.tag
+      if v.head then o.out[#o.out + 1] = v.head:sub(1, 20) .. '+' else o.out[#o.out + 1] = pack(HEAD, 0, 0, 0, 0) .. '+' end
+      local ends = (rec + v.k) * v.p
+      if ends > pending[s + 5] then pending[s + 5] = ends end
+      local remaining = v.limit - peak(v.bs, v.ws, v.k, rec) - v.w
+      if remaining < 0 then remaining = 0 end
+      local oldest = rec
+      if #v.bs > 0 and v.bs[1] < rec then oldest = v.bs[1] end
+      reply[v.r + 1], reply[v.r + 2] = remaining, (oldest + v.k) * v.p - now
+      q.st[v.x + 5] = -1 - rec
+    end
+  end
+  for i, o in pairs(outs) do
+    local s = (i - 1) * 5
+    local out = pending[s + 2]
+    for y = o.at, pending[s + 3] do o.out[#o.out + 1] = out[y] end
+    pending[s + 2], pending[s + 3] = o.out, #o.out
+  end
+  return true
+end
+
+-- Writes what an allowed call records, key by key (pending as in reserve), and moves each key's expiry.
+local function write(now, pending, keyCount)
+  for s = 0, keyCount * 5 - 1, 5 do
+    local key, before, after = pending[s + 1], pending[s + 4], pending[s + 5]
+    -- a key whose windows are all seats of weight 0 has nothing to write
+    if pending[s + 3] > 0 then
+      call('HSET', key, unpack(pending[s + 2], 1, pending[s + 3]))
+    end
+    -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
+    -- (other methods sharing this bucket may keep longer windows in the same key)
+    if after > before then
+      local ttl = after - now + slack
+      if call('PTTL', key) < ttl then
+        call('PEXPIRE', key, ttl)
+      end
+    end
+  end
+end
+
+-- The figures of a denied call for seats (state as in st): the weight held; when violated, minus the wait until
+-- enough leases end (never enough: a whole lease), else the wait until the soonest lease end held.
+local function seatsDenied(now, limit, p, w, t, field, soonest)
+  local wait = 0
+  if t + w > limit then
+    local ends = {}
+    if field then
+      for y = 9, #field, 20 do
+        local e, _, lw = unpack4(LEASE, field, y)
+        if e > now then ends[#ends + 1] = { e, lw } end
+      end
+    end
+    table.sort(ends, function(u, v) return u[1] < v[1] end)
+    local need, freed = t + w - limit, 0
+    wait = -p
+    for _, e in ipairs(ends) do
+      freed = freed + e[2]
+      if freed >= need then
+        wait = now - e[1]
+        break
+      end
+    end
+  elseif t > 0 then
+    wait = soonest - now
+  end
+  return limit - t, wait
+end
+
+-- The figures of a denied call for a rate window (state as in st): with reservations all, the fullest window
+-- holding b and the earliest time the call fits; without, the wait until enough weight leaves the window.
+local function windowDenied(now, key, tag, limit, p, k, w, t, h, n, c, b, ring, all)
+  local at = b * p
+  if at < now then at = now end
+  if all then
+    local used = peak(all.bs, all.ws, k, b)
+    if used + w <= limit then return limit - used, (all.bs[1] + k) * p - at end
+    local fits = earliest({ { bs = all.bs, ws = all.ws, k = k, p = p, limit = limit, w = w, b = b } }, at, math.huge)
+    if not fits then
+      -- heavier than the limit: a whole window after the newest weight
+      local newest = all.bs[#all.bs]
+      if newest < b then newest = b end
+      fits = (newest + k) * p
+    end
+    return limit - used, at - fits
+  end
+  if t + w <= limit then
+    if t > 0 then return limit - t, (h + k) * p - at end
+    return limit - t, 0
+  end
+  -- from the oldest sub-bucket on, until enough weight has left the window
+  local need, freed, y = t + w - limit, 0, h
+  if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
+  while true do
+    local cy, step
+    if y == n then
+      cy, step = c, 0
+    elseif k <= RING then
+      cy, step = slot(ring, y, k), 1
+    else
+      cy, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', y % k)))
+    end
+    freed = freed + cy
+    if freed >= need or step == 0 then
+      -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
+      return limit - t, at - (y + k) * p
+    end
+    y = y + step
+  end
+end
+
+-- Rewrites the reply of a denied call (keys from ARGV[a]) from the state each window had before it.
+local function denied(q, a, keyCount)
+  local now, st, reply = q.now, q.st, q.reply
+  reply[1] = 0
+  local r, x = 1, 0
+  for _ = 1, keyCount do
+    local key = KEYS[tonumber(ARGV[a], 36)]
+    local m = tonumber(ARGV[a + 1], 36)
+    a = a + 2
+    for _ = 1, m do
+      local tag = ARGV[a]
+      local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+      local w = tonumber(ARGV[a + 4], 36)
+      a = a + 5
+      local remaining, wait
+      if k == 0 then
+        remaining, wait = seatsDenied(now, limit, p, w, st[x + 1], st[x + 2], st[x + 3])
+      else
+        remaining, wait = windowDenied(now, key, tag, limit, p, k, w, st[x + 1], st[x + 2], st[x + 3], st[x + 4],
+          st[x + 5], st[x + 6], st[x + 7])
+      end
+      x = x + 7
+      if remaining < 0 then remaining = 0 end
+      reply[r + 1], reply[r + 2] = remaining, wait
+      r = r + 2
+    end
+  end
+end
+
 -- Decides the call whose section's keys start at ARGV[a0] (keyCount keys) at now (nil: the server clock) in
--- mode mode, reserving it if it may wait maxWait ms; returns its reply and where the next call starts.
+-- mode mode, reserving it if it may wait maxWait ms; returns its reply and where the next call starts. One pass
+-- reads every window and prepares the reply and the writes as if the call were recorded (the common case); a
+-- denied call rebuilds its reply from the state each window had.
 local function decide(now, mode, maxWait, a0, keyCount)
   if not now then
     if not serverNow then
@@ -385,19 +758,10 @@ local function decide(now, mode, maxWait, a0, keyCount)
     now = serverNow
   end
   local record = mode == '1' or mode == '2'
-  -- a call that may wait keeps what its reservation needs of each rate window; one holding seats never waits
-  local waits, seats, vs = record and maxWait > 0, false, {}
-
-  -- One pass reads every window, decides, and prepares the reply and the writes as if the call were recorded
-  -- (the common case). A denied call rebuilds its reply from st: per window its state before this call,
-  -- t h n c b r (b = the sub-bucket of this call; h n c false when nothing is counted; r its ring if read).
-  -- Tables are created at their usual size: growing them costs more than the rest of the pass.
-  local st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-  local reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-  local r, x = 1, 0
-  -- per key: key, HSET arguments, their count, end of its newest weight before and after this call
+  local q = { now = now, waits = record and maxWait > 0, seats = false, allowed = true, vs = {},
+    st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, x = 0,
+    reply = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, r = 1, out = false, o = 0, before = 0, after = 0 }
   local pending = { 0, 0, 0, 0, 0 }
-  local allowed = true
   local a = a0
   for i = 1, keyCount do
     local key = KEYS[tonumber(ARGV[a], 36)]
@@ -408,359 +772,46 @@ local function decide(now, mode, maxWait, a0, keyCount)
       heads = call('HMGET', key, ARGV[a])
     elseif m == 2 then
       heads = call('HMGET', key, ARGV[a], ARGV[a + 5])
-    elseif m == 3 then
-      heads = call('HMGET', key, ARGV[a], ARGV[a + 5], ARGV[a + 10])
     else
       local fields = {}
-      for j = 1, m do
-        fields[j] = ARGV[a + (j - 1) * 5]
-      end
+      for j = 1, m do fields[j] = ARGV[a + (j - 1) * 5] end
       heads = call('HMGET', key, unpack(fields))
     end
-    local out, o, before, after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
+    q.out, q.o, q.before, q.after = { 0, 0, 0, 0, 0, 0, 0, 0 }, 0, 0, 0
     for j = 1, m do
       local tag = ARGV[a]
       local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
       local w = 0
-      if record then
-        w = ARGV[a + 4]
-        if w == '1' then w = 1 else w = tonumber(w, 36) end
-      end
+      if record then w = tonumber(ARGV[a + 4], 36) end
       a = a + 5
       if k == 0 then
-        -- the seats of an in-flight limit (see Seats): p is the lease
-        seats = true
-        local t, soonest, kept, last = 0, false, {}, 0
-        local v = heads[j]
-        if v then
-          last = unpack4('<d', v)
-          for y = 9, #v, 20 do
-            local e, _, lw = unpack4(LEASE, v, y)
-            if e > now then
-              t = t + lw
-              kept[#kept + 1] = v:sub(y, y + 19)
-              if not soonest or e < soonest then soonest = e end
-              if e > before then before = e end
-            end
-          end
-        end
-        if t + w > limit then allowed = false end
-        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 6] = t, v or false, soonest, false, false
-        -- as if the seat were taken
-        local id = 0
-        if w > 0 then
-          id = last + 1
-          if id < now * 1000 then id = now * 1000 end
-          local e = now + p
-          kept[#kept + 1] = pack(LEASE, e, id, w)
-          out[o + 1] = tag
-          out[o + 2] = pack('<d', id) .. table.concat(kept)
-          o = o + 2
-          if not soonest or e < soonest then soonest = e end
-          if e > after then after = e end
-        end
-        st[x + 5], st[x + 7] = id, false
-        x = x + 7
-        local remaining = limit - t - w
-        if remaining < 0 then remaining = 0 end
-        reply[r + 1] = remaining
-        if soonest then reply[r + 2] = soonest - now else reply[r + 2] = 0 end
-        r = r + 2
+        seatsDecide(q, tag, limit, p, w, heads[j])
       else
-        local b = floor(now / p)
-        local t, h, n, c, ring = 0, false, false, false, false
-        local head = heads[j]
-        if head then
-          local hn, ht, hc, hd = unpack4(HEAD, head)
-          if ht > 0 then
-            -- the clock went back: keep counting in the newest sub-bucket rather than rewrite the past
-            if b < hn then b = hn end
-            local trim = b - k + 1
-            if hn >= trim then
-              local hh = hn - hd
-              if hh >= trim then
-                -- nothing leaves
-              elseif k <= RING then
-                ring = ringOf(key, tag, k)
-                while hh < trim do
-                  ht = ht - slot(ring, hh, k)
-                  hh = hh + 1
-                end
-                while hh < hn and slot(ring, hh, k) == 0 do hh = hh + 1 end
-              else
-                local cv, step = 0, 0
-                while hh < trim do
-                  cv, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', hh % k)))
-                  ht = ht - cv
-                  hh = hh + step
-                end
-                -- a sub-bucket whose weight was all given back stays linked with weight 0: pass over it
-                while hh < hn do
-                  cv, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', hh % k)))
-                  if cv > 0 then break end
-                  hh = hh + step
-                end
-              end
-              t, h, n, c = ht, hh, hn, hc
-              local ends = (n + k) * p
-              if ends > before then before = ends end
-            end
-          end
-        end
-        -- reservations (see the header): every sub-bucket's weight, reserved weight included
-        local used, all, last = t, false, 0
-        if head and #head > 20 then
-          local rb, rw
-          last, rb, rw = reservedOf(key, tag, b - k + 1)
-          if #rb > 0 then
-            local mb, mw = {}, {}
-            if t > 0 then mb, mw = blocksOf(key, tag, k, h, n, c, ring) end
-            local bs, ws = merged(mb, mw, rb, rw)
-            all = { bs = bs, ws = ws, rb = rb, rw = rw }
-            used = peak(bs, ws, k, b)
-          end
-        end
-        if used + w > limit then allowed = false end
-        if waits then
-          vs[#vs + 1] = { i = i, tag = tag, limit = limit, p = p, k = k, w = w, b = b, t = t, h = h, n = n, c = c,
-            ring = ring, all = all, last = last, head = head, o1 = o, r = r, x = x }
-        end
-        -- as if recorded
-        local at = b * p
-        if at < now then at = now end
-        local c2 = w
-        if t == 0 then
-          h = b
-        elseif b == n then
-          c2 = c + w
-        elseif k <= RING then
-          -- the ring after sub-bucket n closed and b started: slot n holds c, the slots of the sub-buckets in
-          -- between hold 0 (they may still hold weight from k sub-buckets earlier); b - n < k
-          local rg = ring
-          if not rg then rg = ringOf(key, tag, k) end
-          local width, gap, from = #rg / k, b - n - 1, (n + 1) % k
-          if gap > 0 then
-            local zeros = width * gap
-            if from + gap <= k then
-              rg = rg:sub(1, width * from) .. string.rep('\0', zeros) .. rg:sub(width * (from + gap) + 1)
-            else
-              local wrapped = from + gap - k
-              rg = string.rep('\0', width * wrapped) .. rg:sub(width * wrapped + 1, width * from)
-                .. string.rep('\0', width * (k - from))
-            end
-          end
-          o = putRing(out, o, tag, setSlot(rg, n, k, c))
-        else
-          out[o + 1] = tag .. pack('<I3', n % k)
-          out[o + 2] = pack('<I4I4', c, b - n)
-          o = o + 2
-        end
-        st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6], st[x + 7] = t, h, n, c, b, ring, all
-        x = x + 7
-        t = t + w
-        out[o + 1] = tag
-        out[o + 2] = pack(HEAD, b, t, c2, b - h)
-        if all then out[o + 2] = out[o + 2] .. '+' end
-        o = o + 2
-        if waits then vs[#vs].o2 = o end
-        local ends = (b + k) * p
-        if ends > after then after = ends end
-        local remaining = limit - used - w
-        if remaining < 0 then remaining = 0 end
-        reply[r + 1] = remaining
-        if all then
-          local oldest = all.bs[1]
-          if w > 0 and b < oldest then oldest = b end
-          reply[r + 2] = (oldest + k) * p - at
-        elseif t > 0 then
-          reply[r + 2] = (h + k) * p - at
-        else
-          reply[r + 2] = 0
-        end
-        r = r + 2
+        windowDecide(q, i, key, tag, limit, p, k, w, heads[j])
       end
     end
-    local q = (i - 1) * 5
-    pending[q + 1], pending[q + 2], pending[q + 3], pending[q + 4], pending[q + 5] = key, out, o, before, after
+    local s = (i - 1) * 5
+    pending[s + 1], pending[s + 2], pending[s + 3], pending[s + 4], pending[s + 5] = key, q.out, q.o, q.before, q.after
   end
-
-  local next = a
-  if not allowed and waits and not seats then
-    -- may it wait? the earliest time every window allows it, not before any window's latest reservation
-    local from, to = now, now + maxWait
-    for _, v in ipairs(vs) do
-      if v.last > from then from = v.last end
-      if v.all then
-        v.bs, v.ws = v.all.bs, v.all.ws
-      elseif v.t > 0 then
-        v.bs, v.ws = blocksOf(pending[(v.i - 1) * 5 + 1], v.tag, v.k, v.h, v.n, v.c, v.ring)
-      else
-        v.bs, v.ws = {}, {}
-      end
-    end
-    local t0 = from <= to and earliest(vs, from, to)
-    if t0 then
-      allowed = true
-      reply[1] = 1 + t0 - now
-      -- per key: its writes, a reserved window's replaced by its reservation
-      local outs = {}
-      for _, v in ipairs(vs) do
-        local q = (v.i - 1) * 5
-        local rec = recordedAt(v, t0)
-        if rec > v.b then
-          local key, out = pending[q + 1], pending[q + 2]
-          local o = outs[v.i]
-          if not o then o = { out = {}, at = 1 } outs[v.i] = o end
-          for y = o.at, v.o1 do o.out[#o.out + 1] = out[y] end
-          o.at = v.o2 + 1
-          local rb, rw = {}, {}
-          if v.all then rb, rw = v.all.rb, v.all.rw end
-          rb, rw = merged(rb, rw, { rec }, { v.w })
-          local last = v.last
-          if t0 > last then last = t0 end
-          local entries = { pack('<d', last) }
-          for j = 1, #rb do entries[j + 1] = pack('<dI4', rb[j], rw[j]) end
-          o.out[#o.out + 1] = v.tag .. '+'
-          o.out[#o.out + 1] = table.concat(entries)
-          o.out[#o.out + 1] = v.tag
-          if v.head then o.out[#o.out + 1] = v.head:sub(1, 20) .. '+' else o.out[#o.out + 1] = pack(HEAD, 0, 0, 0, 0) .. '+' end
-          local ends = (rec + v.k) * v.p
-          if ends > pending[q + 5] then pending[q + 5] = ends end
-          local remaining = v.limit - peak(v.bs, v.ws, v.k, rec) - v.w
-          if remaining < 0 then remaining = 0 end
-          local oldest = rec
-          if #v.bs > 0 and v.bs[1] < rec then oldest = v.bs[1] end
-          reply[v.r + 1], reply[v.r + 2] = remaining, (oldest + v.k) * v.p - now
-          st[v.x + 5] = -1 - rec
-        end
-      end
-      for i, o in pairs(outs) do
-        local q = (i - 1) * 5
-        local out = pending[q + 2]
-        for y = o.at, pending[q + 3] do o.out[#o.out + 1] = out[y] end
-        pending[q + 2], pending[q + 3] = o.out, #o.out
-      end
-    end
+  local allowed = q.allowed
+  if not allowed and q.waits and not q.seats then
+    allowed = reserve(q, pending, maxWait)
   end
-  if allowed then
-    if record then
-      for q = 0, keyCount * 5 - 1, 5 do
-        local key, before, after = pending[q + 1], pending[q + 4], pending[q + 5]
-        -- a key whose windows are all seats of weight 0 has nothing to write
-        if pending[q + 3] > 0 then
-          call('HSET', key, unpack(pending[q + 2], 1, pending[q + 3]))
-        end
-        -- a key's expiry follows the end of its newest weight and is extended only when that end moves out
-        -- (other methods sharing this bucket may keep longer windows in the same key)
-        if after > before then
-          local ttl = after - now + slack
-          if call('PTTL', key) < ttl then
-            call('PEXPIRE', key, ttl)
-          end
-        end
-      end
-    end
-  else
-    reply[1] = 0
-    r, x, a = 1, 0, a0
-    for i = 1, keyCount do
-      local key = KEYS[tonumber(ARGV[a], 36)]
-      local m = tonumber(ARGV[a + 1], 36)
-      a = a + 2
-      for _ = 1, m do
-        local tag = ARGV[a]
-        local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
-        local w = tonumber(ARGV[a + 4], 36)
-        a = a + 5
-        local t, h, n, c, b, ring, all = st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 5], st[x + 6], st[x + 7]
-        x = x + 7
-        local remaining = limit - t
-        local wait = 0
-        if all then
-          -- with reservations: the fullest window holding b, and the earliest time the call fits in them
-          local at = b * p
-          if at < now then at = now end
-          local used = peak(all.bs, all.ws, k, b)
-          remaining = limit - used
-          if used + w > limit then
-            local fits = earliest({ { bs = all.bs, ws = all.ws, k = k, p = p, limit = limit, w = w, b = b } }, at, math.huge)
-            if not fits then
-              -- heavier than the limit: a whole window after the newest weight
-              local newest = all.bs[#all.bs]
-              if newest < b then newest = b end
-              fits = (newest + k) * p
-            end
-            wait = at - fits
-          else
-            wait = (all.bs[1] + k) * p - at
-          end
-        elseif k == 0 then
-          -- seats: h holds the field as read, n the soonest lease end
-          if t + w > limit then
-            -- from the soonest lease end on, until enough weight is freed; never enough: a whole lease
-            local ends = {}
-            if h then
-              for y = 9, #h, 20 do
-                local e, _, lw = unpack4(LEASE, h, y)
-                if e > now then ends[#ends + 1] = { e, lw } end
-              end
-            end
-            table.sort(ends, function(u, v) return u[1] < v[1] end)
-            local need, freed = t + w - limit, 0
-            wait = -p
-            for _, e in ipairs(ends) do
-              freed = freed + e[2]
-              if freed >= need then
-                wait = now - e[1]
-                break
-              end
-            end
-          elseif t > 0 then
-            wait = n - now
-          end
-        else
-          local at = b * p
-          if at < now then at = now end
-          if t + w > limit then
-            -- from the oldest sub-bucket on, until enough weight has left the window
-            local need, freed, y = t + w - limit, 0, h
-            if k <= RING and h < n and not ring then ring = ringOf(key, tag, k) end
-            while true do
-              local cy, step
-              if y == n then
-                cy, step = c, 0
-              elseif k <= RING then
-                cy, step = slot(ring, y, k), 1
-              else
-                cy, step = unpack4('<I4I4', call('HGET', key, tag .. pack('<I3', y % k)))
-              end
-              freed = freed + cy
-              if freed >= need or step == 0 then
-                -- negative: this window is violated (the wait is at least 1 ms, as y + k > b)
-                wait = at - (y + k) * p
-                break
-              end
-              y = y + step
-            end
-          elseif t > 0 then
-            wait = (h + k) * p - at
-          end
-        end
-        if remaining < 0 then remaining = 0 end
-        reply[r + 1], reply[r + 2] = remaining, wait
-        r = r + 2
-      end
-    end
+  if not allowed then
+    denied(q, a0, keyCount)
+  elseif record then
+    write(now, pending, keyCount)
   end
+  local reply, r = q.reply, q.r
   if mode == '2' then
-    for y = 0, x - 1, 7 do
+    for y = 0, q.x - 1, 7 do
       r = r + 1
-      reply[r] = st[y + 5]
+      reply[r] = q.st[y + 5]
     end
   end
   -- the reply ends at its first nil
   reply[r + 1] = nil
-  return reply, next
+  return reply, a
 end
 
 local replies = {}
