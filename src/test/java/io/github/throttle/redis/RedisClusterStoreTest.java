@@ -65,7 +65,7 @@ class RedisClusterStoreTest extends StoreContract {
     }
 
     @Override
-    protected Store store() {
+    public Store store() {
         return store;
     }
 
