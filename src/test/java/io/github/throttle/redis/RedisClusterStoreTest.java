@@ -100,6 +100,12 @@ class RedisClusterStoreTest extends StoreContract {
             return store;
         }
 
+        /** The enclosing test's keys (under the ACL user's prefix where it has one). */
+        @Override
+        public String freshKey() {
+            return RedisClusterStoreTest.this.freshKey();
+        }
+
         @Override
         public String[] freshKeys(int n) {
             String[] keys = new String[n];
