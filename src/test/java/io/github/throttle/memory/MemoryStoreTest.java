@@ -16,7 +16,7 @@ class MemoryStoreTest extends StoreContract {
     private final MemoryStore store = new MemoryStore(clock);
 
     @Override
-    protected Store store() {
+    public Store store() {
         return store;
     }
 

@@ -49,7 +49,7 @@ class RedisAclClusterTest extends RedisClusterStoreTest {
 
     /** The default key prefix: the only keys the user may touch. */
     @Override
-    protected String freshKey() {
+    public String freshKey() {
         return "throttle:" + super.freshKey();
     }
 }

@@ -62,13 +62,13 @@ class RedisAclUserTest extends StoreContract {
     }
 
     @Override
-    protected Store store() {
+    public Store store() {
         return store;
     }
 
     /** The default key prefix: the only keys the user may touch. */
     @Override
-    protected String freshKey() {
+    public String freshKey() {
         return "throttle:" + super.freshKey();
     }
 

@@ -1,17 +1,24 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
+import io.github.throttle.engine.GiveBackContract;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.MixedCallContract;
+import io.github.throttle.engine.SeatContract;
+import io.github.throttle.engine.SharedCountContract;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreContract;
+import io.github.throttle.engine.StoreFixture;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.WindowContract;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.testing.MutableClock;
 import io.github.throttle.testing.RedisClusterProcess;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -65,8 +72,76 @@ class RedisClusterStoreTest extends StoreContract {
     }
 
     @Override
-    protected Store store() {
+    public Store store() {
         return store;
+    }
+
+    /** Keys of one hash slot (one hash tag): the store decides a call of them in one script run, as one. */
+    @Override
+    public String[] freshKeys(int n) {
+        String tag = "{" + KEYS.incrementAndGet() + "-" + System.nanoTime() + "}";
+        String[] keys = new String[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = freshKey() + tag;
+        }
+        assertEquals(SlotHash.getSlot(keys[0]), SlotHash.getSlot(keys[n - 1]));
+        return keys;
+    }
+
+    /**
+     * The contract again, each call's identities in slots of different primaries: decided part by part, a denied
+     * call's recorded parts refunded. Calls that wait are not among them (see the test below).
+     */
+    @Nested
+    class KeysAcrossSlots implements WindowContract, GiveBackContract, SeatContract, SharedCountContract, MixedCallContract {
+
+        @Override
+        public Store store() {
+            return store;
+        }
+
+        /** The enclosing test's keys (under the ACL user's prefix where it has one). */
+        @Override
+        public String freshKey() {
+            return RedisClusterStoreTest.this.freshKey();
+        }
+
+        @Override
+        public String[] freshKeys(int n) {
+            String[] keys = new String[n];
+            for (int i = 0; i < n; i++) {
+                keys[i] = freshKeyOn(i % cluster.size());
+            }
+            return keys;
+        }
+    }
+
+    /**
+     * What a cluster cannot do: a call whose keys span several slots is decided part by part, so it does not wait:
+     * it is denied at once (its parts that recorded refunded) where keys of one slot would be reserved.
+     */
+    @Test
+    void aCallWhoseKeysSpanSeveralSlotsIsDeniedRatherThanReserved() {
+        Limit perSecond = Limit.fixed(1, SECOND);
+        String ip = freshKeyOn(0);
+        String user = freshKeyOn(1);
+        assertTrue(call(SIX_PM, ip, perSecond).allowed());
+        StoreReply across = send(StoreCall.builder(SIX_PM + 100, true).maxWait(5 * SECOND)
+                .add(ip, perSecond, 1, 0).add(user, perSecond, 1, 0).build()).reply();
+        assertFalse(across.allowed(), () -> "denied rather than reserved: " + across);
+        assertEquals(0, across.delayMillis());
+        StoreFixture.figures(across, 0, 0, 900, true);
+        // the user's part recorded, then was refunded: its figures are those before the call
+        StoreFixture.figures(across, 1, 1, 0, false);
+        assertEquals(1, peek(SIX_PM + 200, user, perSecond).remaining(), "nothing left recorded for the user");
+        assertTrue(call(SIX_PM + SECOND, ip, perSecond).allowed(), "nothing reserved for the address");
+
+        String[] oneSlot = freshKeys(2);
+        assertTrue(call(SIX_PM, oneSlot[0], perSecond).allowed());
+        StoreReply reserved = send(StoreCall.builder(SIX_PM + 100, true).maxWait(5 * SECOND)
+                .add(oneSlot[0], perSecond, 1, 0).add(oneSlot[1], perSecond, 1, 0).build()).reply();
+        assertTrue(reserved.allowed(), "keys of one slot: reserved");
+        assertEquals(900, reserved.delayMillis());
     }
 
     /** A fresh key served by primary {@code node}. */

@@ -52,7 +52,7 @@ class RedisStoreTest extends StoreContract {
     }
 
     @Override
-    protected Store store() {
+    public Store store() {
         return store;
     }
 

@@ -51,7 +51,7 @@ class RedisTlsStoreTest extends StoreContract {
     }
 
     @Override
-    protected Store store() {
+    public Store store() {
         return store;
     }
 
