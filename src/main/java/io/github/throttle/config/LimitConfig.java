@@ -96,7 +96,7 @@ public record LimitConfig(String target, int index, int count, long limit, long 
             throw invalid(member, value, broken.why());
         });
         String window = Limit.windowName(durationMillis);
-        return new Limit(limit, durationMillis, precisionMillis, name.isEmpty() ? window : name + "-" + window);
+        return Limit.window(limit, durationMillis, precisionMillis, name.isEmpty() ? window : name + "-" + window);
     }
 
     private String inUnit(long amount) {

@@ -4,15 +4,17 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One limit, as declared: at most {@link #limit()} weight per window of {@link #durationMillis()}, counted in
- * sub-buckets of {@link #precisionMillis()}; or, for an {@linkplain #inFlight() in-flight} limit, at most
- * {@link #limit()} weight held by calls in progress, each holding its weight (its seat) until it ends or its
- * lease of {@link #durationMillis()} runs out. Immutable; built once per target and shared by its calls.
+ * One limit, as declared: a closed set of kinds, each owning its rules. A {@link Window} allows at most
+ * {@link #limit()} weight per window of {@link #durationMillis()}, counted in sub-buckets of
+ * {@link #precisionMillis()}; {@link Seats} allow at most {@link #limit()} weight held by calls in progress, each
+ * holding its weight (its seat) until it ends or its lease of {@link #durationMillis()} runs out. Immutable; built
+ * once per target and shared by its calls.
  *
- * <p>The rules a limit must satisfy live here, in {@link #check}: configuration reports a broken rule with
- * the method and member at fault, programmatic callers get an {@link IllegalArgumentException}.
+ * <p>The rules a limit must satisfy live here, in {@link #check} and {@link #checkInFlight}: configuration
+ * reports a broken rule with the method and member at fault, programmatic callers get an
+ * {@link IllegalArgumentException}.
  */
-public final class Limit {
+public abstract sealed class Limit permits Limit.Window, Limit.Seats {
 
     /** Upper bound of {@link #limit()}: stores keep counts in 32 bits. */
     public static final long MAX_LIMIT = Integer.MAX_VALUE;
@@ -26,30 +28,23 @@ public final class Limit {
 
     private final long limit;
     private final long durationMillis;
-    private final long precisionMillis;
-    private final long subBuckets;
     private final String policy;
-    private final boolean inFlight;
 
-    /**
-     * @param policy name shown to clients for this limit; {@code null} derives one from the window
-     *               (e.g. {@code 1h}, {@code 250ms})
-     * @throws IllegalArgumentException when a rule of {@link #check} is broken
-     */
-    public Limit(long limit, long durationMillis, long precisionMillis, String policy) {
-        this(limit, durationMillis, precisionMillis, policy, false);
-    }
-
-    private Limit(long limit, long durationMillis, long precisionMillis, String policy, boolean inFlight) {
-        (inFlight ? checkInFlight(limit, durationMillis) : check(limit, durationMillis, precisionMillis)).ifPresent(broken -> {
-            throw new IllegalArgumentException(broken.member() + " = " + broken.value() + " " + broken.why());
-        });
+    private Limit(long limit, long durationMillis, String policy) {
         this.limit = limit;
         this.durationMillis = durationMillis;
-        this.precisionMillis = precisionMillis;
-        this.subBuckets = subBuckets(durationMillis, precisionMillis);
-        this.inFlight = inFlight;
-        this.policy = policy != null ? policy : inFlight ? "in-flight-" + windowName(durationMillis) : windowName(durationMillis);
+        this.policy = policy;
+    }
+
+    /**
+     * A rate window: at most {@code limit} weight per {@code durationMillis}, counted in sub-buckets of
+     * {@code precisionMillis} (equal to the duration: a fixed window).
+     *
+     * @param policy name shown to clients; {@code null} derives one from the window (e.g. {@code 1h}, {@code 250ms})
+     * @throws IllegalArgumentException when a rule of {@link #check} is broken
+     */
+    public static Limit window(long limit, long durationMillis, long precisionMillis, String policy) {
+        return new Window(limit, durationMillis, precisionMillis, policy != null ? policy : windowName(durationMillis));
     }
 
     /**
@@ -60,23 +55,23 @@ public final class Limit {
      * @throws IllegalArgumentException when a rule of {@link #checkInFlight} is broken
      */
     public static Limit inFlight(long limit, long leaseMillis, String policy) {
-        return new Limit(limit, leaseMillis, leaseMillis, policy, true);
+        return new Seats(limit, leaseMillis, policy != null ? policy : "in-flight-" + windowName(leaseMillis));
     }
 
     public static Limit of(long limit, long durationMillis, long precisionMillis) {
-        return new Limit(limit, durationMillis, precisionMillis, null);
+        return window(limit, durationMillis, precisionMillis, null);
     }
 
     /** A fixed window (precision = duration). */
     public static Limit fixed(long limit, long durationMillis) {
-        return new Limit(limit, durationMillis, durationMillis, null);
+        return window(limit, durationMillis, durationMillis, null);
     }
 
     /** A rule that a limit's figures break: which member, its value, and why it is refused. */
     public record Broken(String member, long value, String why) {
     }
 
-    /** The first rule these figures break, if any. */
+    /** The first rule the figures of a rate window break, if any. */
     public static Optional<Broken> check(long limit, long durationMillis, long precisionMillis) {
         if (limit < 1 || limit > MAX_LIMIT) {
             return Optional.of(new Broken("limit", limit, "must be between 1 and " + MAX_LIMIT));
@@ -88,7 +83,7 @@ public final class Limit {
             return Optional.of(new Broken("precision", precisionMillis,
                     "must be between 1 ms and the duration (" + durationMillis + " ms)"));
         }
-        long k = subBuckets(durationMillis, precisionMillis);
+        long k = (durationMillis + precisionMillis - 1) / precisionMillis;
         if (k > MAX_SUB_BUCKETS) {
             return Optional.of(new Broken("precision", precisionMillis, "makes " + k + " sub-buckets; at most "
                     + MAX_SUB_BUCKETS + " are allowed per window"));
@@ -107,10 +102,14 @@ public final class Limit {
         return Optional.empty();
     }
 
-    /** This limit with another {@link #limit()}: the same window (or lease), kind and policy name. */
-    public Limit withLimit(long newLimit) {
-        return newLimit == limit ? this : new Limit(newLimit, durationMillis, precisionMillis, policy, inFlight);
+    private static void refuse(Optional<Broken> broken) {
+        broken.ifPresent(b -> {
+            throw new IllegalArgumentException(b.member() + " = " + b.value() + " " + b.why());
+        });
     }
+
+    /** This limit with another {@link #limit()}: the same kind, window (or lease) and policy name. */
+    public abstract Limit withLimit(long newLimit);
 
     /** Why {@code weight} cannot be charged against this limit, if it cannot: it must be between 1 and the limit. */
     public Optional<Broken> checkWeight(long weight) {
@@ -122,10 +121,6 @@ public final class Limit {
                     + "): such a call could never pass"));
         }
         return Optional.empty();
-    }
-
-    private static long subBuckets(long durationMillis, long precisionMillis) {
-        return (durationMillis + precisionMillis - 1) / precisionMillis;
     }
 
     /** The shortest readable name of a window length: {@code 250ms}, {@code 1s}, {@code 90s}, {@code 1h}. */
@@ -149,43 +144,42 @@ public final class Limit {
         return limit;
     }
 
+    /** The window's length; for seats, their lease. */
     public long durationMillis() {
         return durationMillis;
     }
 
-    public long precisionMillis() {
-        return precisionMillis;
-    }
+    /** The sub-bucket length; for seats, their lease (one sub-bucket). */
+    public abstract long precisionMillis();
 
-    /** Sub-buckets per window: {@code ceil(duration / precision)}. */
-    public long subBuckets() {
-        return subBuckets;
-    }
+    /** Sub-buckets per window: {@code ceil(duration / precision)}; 1 for seats. */
+    public abstract long subBuckets();
 
     /** The sub-bucket holding {@code nowMillis}: {@code floor(now / precision)}. */
     public long subBucket(long nowMillis) {
-        return Math.floorDiv(nowMillis, precisionMillis);
+        return Math.floorDiv(nowMillis, precisionMillis());
     }
 
     /** When sub-bucket {@code b} leaves the window: {@code (b + k) * precision}. */
     public long leavesAt(long b) {
-        return (b + subBuckets) * precisionMillis;
+        return (b + subBuckets()) * precisionMillis();
     }
 
     /**
      * Whether both limits count the same window (same kind, duration and precision): such limits of one bucket and
-     * identity would share their counts. Seats are never counted in a rate window, whatever its length.
+     * identity share their counts. Seats are never counted in a rate window, whatever its length.
      */
     public boolean sameWindow(Limit other) {
-        return inFlight == other.inFlight && durationMillis == other.durationMillis && precisionMillis == other.precisionMillis;
+        return getClass() == other.getClass() && durationMillis == other.durationMillis
+                && precisionMillis() == other.precisionMillis();
     }
 
     /**
-     * Whether this limit counts calls in progress (seats) rather than calls made: its {@link #durationMillis()}
-     * is the lease after which a seat still held is released by the store.
+     * Whether this limit counts calls in progress ({@link Seats}) rather than calls made: its
+     * {@link #durationMillis()} is the lease after which a seat still held is released by the store.
      */
-    public boolean inFlight() {
-        return inFlight;
+    public final boolean inFlight() {
+        return this instanceof Seats;
     }
 
     /** The name shown to clients ({@code RateLimit-Policy}). */
@@ -195,21 +189,76 @@ public final class Limit {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Limit l && limit == l.limit && durationMillis == l.durationMillis
-                && precisionMillis == l.precisionMillis && policy.equals(l.policy) && inFlight == l.inFlight;
+        return o instanceof Limit l && getClass() == l.getClass() && limit == l.limit && durationMillis == l.durationMillis
+                && precisionMillis() == l.precisionMillis() && policy.equals(l.policy);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(limit, durationMillis, precisionMillis, policy, inFlight);
+        return Objects.hash(getClass(), limit, durationMillis, precisionMillis(), policy);
     }
 
-    @Override
-    public String toString() {
-        if (inFlight) {
-            return limit + " in flight, lease " + windowName(durationMillis);
+    /** A rate window, fixed or sliding: weight counted per sub-bucket, leaving the window sub-bucket by sub-bucket. */
+    public static final class Window extends Limit {
+
+        private final long precisionMillis;
+        private final long subBuckets;
+
+        private Window(long limit, long durationMillis, long precisionMillis, String policy) {
+            super(limit, durationMillis, policy);
+            refuse(check(limit, durationMillis, precisionMillis));
+            this.precisionMillis = precisionMillis;
+            this.subBuckets = (durationMillis + precisionMillis - 1) / precisionMillis;
         }
-        return limit + "/" + windowName(durationMillis)
-                + (precisionMillis == durationMillis ? "" : " by " + windowName(precisionMillis));
+
+        @Override
+        public long precisionMillis() {
+            return precisionMillis;
+        }
+
+        @Override
+        public long subBuckets() {
+            return subBuckets;
+        }
+
+        @Override
+        public Limit withLimit(long newLimit) {
+            return newLimit == limit() ? this : new Window(newLimit, durationMillis(), precisionMillis, policy());
+        }
+
+        @Override
+        public String toString() {
+            return limit() + "/" + windowName(durationMillis())
+                    + (precisionMillis == durationMillis() ? "" : " by " + windowName(precisionMillis));
+        }
+    }
+
+    /** Seats of an in-flight limit: weight held by calls in progress, each seat until its call ends or its lease runs out. */
+    public static final class Seats extends Limit {
+
+        private Seats(long limit, long leaseMillis, String policy) {
+            super(limit, leaseMillis, policy);
+            refuse(checkInFlight(limit, leaseMillis));
+        }
+
+        @Override
+        public long precisionMillis() {
+            return durationMillis();
+        }
+
+        @Override
+        public long subBuckets() {
+            return 1;
+        }
+
+        @Override
+        public Limit withLimit(long newLimit) {
+            return newLimit == limit() ? this : new Seats(newLimit, durationMillis(), policy());
+        }
+
+        @Override
+        public String toString() {
+            return limit() + " in flight, lease " + windowName(durationMillis());
+        }
     }
 }

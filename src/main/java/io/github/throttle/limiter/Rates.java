@@ -24,7 +24,7 @@ public final class Rates {
             }
             return Limit.inFlight(r.limit(), window, null);
         }
-        return new Limit(r.limit(), window, r.precision() == null ? window : r.precision().toMillis(), null);
+        return Limit.window(r.limit(), window, r.precision() == null ? window : r.precision().toMillis(), null);
     }
 
     /** The rate of a limit. */

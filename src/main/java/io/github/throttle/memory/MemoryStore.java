@@ -135,8 +135,9 @@ public final class MemoryStore implements Store {
         for (int p = 0; p < seen.length; p++) {
             Reservations.Window v = windows.get(p);
             long rec = v.recordedAt(t0);
-            // a count shared with an earlier pair is reserved once, through it
-            if (rec > v.base() && call.sharesCountWith(p) < 0) {
+            // a count shared with an earlier pair is reserved once, through it; a window the call takes nothing from
+            // keeps no reservation of it
+            if (rec > v.base() && call.sharesCountWith(p) < 0 && call.weight(p) > 0) {
                 IdentityCounts identity = identities.computeIfAbsent(call.key(keyOf(call, p)), key -> new IdentityCounts());
                 long leaves = ((WindowPart) seen[p]).reserve(identity, call.limit(p), call.weight(p), t0, rec);
                 identity.expiresAt = Math.max(identity.expiresAt, leaves + expirySlackMillis);

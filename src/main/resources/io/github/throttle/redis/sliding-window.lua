@@ -56,7 +56,8 @@ Reservations: weight recorded ahead of now, for calls that wait. The field <tag>
   limit - w (its remaining is limit minus the fullest of them). A call that may wait and is denied now is
   reserved at the earliest time t0 (not before the window's latest reservation, so reserved times never
   decrease, and at most its wait from now) at which it is allowed in every window of the call, in sub-bucket
-  floor(t0 / p) of each window (in the window's own sub-bucket b when that is not later); t0 is the time now,
+  floor(t0 / p) of each window (in the window's own sub-bucket b when that is not later, or when the call
+  weighs 0 there: such a window keeps no reservation of it); t0 is the time now,
   the latest reservation of a window, or the end of a window holding a sub-bucket with weight. No reservation
   is taken for a call that holds seats.
 While no sub-bucket leaves and no new one starts, a call reads and writes only the headers: one HMGET and one
@@ -591,7 +592,8 @@ local function reserve(q, pending, maxWait)
   for _, v in ipairs(vs) do
     local s = (v.i - 1) * 5
     local rec = recordedAt(v, t0)
-    if rec > v.b then
+    -- a window the call takes nothing from keeps no reservation of it (and no later latest reservation)
+    if rec > v.b and v.w > 0 then
       local out = pending[s + 2]
       local o = outs[v.i]
       if not o then o = { out = {}, at = 1 } outs[v.i] = o end
