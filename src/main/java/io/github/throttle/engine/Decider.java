@@ -97,7 +97,7 @@ public final class Decider {
             if (failure != null) {
                 return failure(call, limits);
             }
-            return decided(r, call, limits, (back, subBuckets) -> giveBack(back, subBuckets));
+            return decided(r, call, limits, this::giveBack);
         });
     }
 
@@ -106,7 +106,7 @@ public final class Decider {
      * may: each give-back sends only the pairs asked for (rate weight, seats, or both).
      */
     private static Decision decided(StoreReply r, StoreCall call, List<Limit> limits,
-                                    BiFunction<StoreCall, long[], CompletionStage<Void>> giveBack) {
+                                    BiFunction<StoreCall, Taken[], CompletionStage<Void>> giveBack) {
         Decision d = decision(r, call, limits);
         if (r.allowed() && call.returnable()) {
             d = d.givingBackWith((weight, seats) -> {
@@ -114,11 +114,11 @@ public final class Decider {
                 if (pairs.length == 0) {
                     return CompletableFuture.completedFuture(null);
                 }
-                long[] subBuckets = new long[pairs.length];
+                Taken[] taken = new Taken[pairs.length];
                 for (int j = 0; j < pairs.length; j++) {
-                    subBuckets[j] = r.subBucket(pairs[j]);
+                    taken[j] = r.taken(pairs[j]);
                 }
-                return giveBack.apply(call.givingBack(pairs), subBuckets);
+                return giveBack.apply(call.givingBack(pairs), taken);
             });
         }
         return d;
@@ -128,8 +128,8 @@ public final class Decider {
      * Gives a call's weight back, bounded by the timeout like every store call. Never completes exceptionally:
      * weight that cannot be given back stays counted (the safe side), and the failure is logged as any other.
      */
-    private CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
-        return ask(() -> store.giveBack(call, subBuckets), (ok, failure) -> null);
+    private CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
+        return ask(() -> store.giveBack(call, taken), (ok, failure) -> null);
     }
 
     /**

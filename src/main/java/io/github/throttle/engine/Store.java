@@ -16,12 +16,12 @@ public interface Store extends AutoCloseable {
 
     /**
      * Gives back the weight of an allowed call: {@code call} holds the pairs to give back (as they were
-     * decided), {@code subBuckets} the sub-bucket each recorded in, in pair order. Each pair's weight is taken
-     * from that sub-bucket if it still holds weight in the window (never more than it holds), so counts are as
-     * if the call had not been recorded; a sub-bucket that has left the window is not touched. A pair of an
-     * in-flight limit releases its seat: the lease whose id it is given, if it is still held.
+     * decided), {@code taken} what each took, in pair order. Each pair's weight is taken from the sub-bucket it
+     * was counted or reserved in if that still holds weight in the window (never more than it holds), so counts
+     * are as if the call had not been recorded; a sub-bucket that has left the window is not touched. A seat is
+     * released: its lease, if it is still held.
      */
-    CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets);
+    CompletionStage<Void> giveBack(StoreCall call, Taken[] taken);
 
     /** Forgets everything counted for these keys. */
     CompletionStage<Void> reset(String... keys);

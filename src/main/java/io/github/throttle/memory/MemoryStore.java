@@ -4,6 +4,7 @@ import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -105,11 +106,11 @@ public final class MemoryStore implements Store {
             seen[p].figures(figures, p, l, call.weight(p), allowed, call.record(), now);
         }
         if (allowed && call.record()) {
-            long[] told = new long[pairs];
+            Taken[] taken = new Taken[pairs];
             for (int p = 0; p < pairs; p++) {
-                told[p] = seen[p].told();
+                taken[p] = seen[p].taken();
             }
-            return new StoreReply(true, figures, told, delay);
+            return new StoreReply(true, figures, taken, delay);
         }
         return new StoreReply(allowed, figures, null, delay);
     }
@@ -181,17 +182,17 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+    public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
         try {
             locks.holding(call.keys(), () -> {
                 for (int k = 0; k < call.keyCount(); k++) {
                     IdentityCounts identity = identities.get(call.key(k));
                     for (int p = call.firstPair(k); identity != null && p < call.firstPair(k + 1); p++) {
                         Limit l = call.limit(p);
-                        if (l.inFlight()) {
-                            SeatPart.release(identity, l, subBuckets[p]);
+                        if (taken[p] instanceof Taken.Lease lease) {
+                            SeatPart.release(identity, l, lease);
                         } else {
-                            WindowPart.giveBack(identity, l, subBuckets[p], call.weight(p));
+                            WindowPart.giveBack(identity, l, taken[p], call.weight(p));
                         }
                     }
                 }

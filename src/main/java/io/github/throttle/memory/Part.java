@@ -1,6 +1,7 @@
 package io.github.throttle.memory;
 
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Taken;
 
 /**
  * What one pair of a call (a key and a limit) sees of its counter while the call is decided, then leaves: one
@@ -30,6 +31,6 @@ abstract sealed class Part permits WindowPart, SeatPart {
      */
     abstract void figures(long[] figures, int p, Limit l, long weight, boolean allowed, boolean recorded, long now);
 
-    /** What the store tells of an allowed recorded call: the sub-bucket it was recorded in, or its lease id. */
-    abstract long told();
+    /** What an allowed recorded call took here: the sub-bucket it was counted or reserved in, or its lease. */
+    abstract Taken taken();
 }

@@ -1,6 +1,7 @@
 package io.github.throttle.memory;
 
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Taken;
 
 /** The seats of an in-flight limit as one call sees them: the rules of the script's Seats. */
 final class SeatPart extends Part {
@@ -50,14 +51,14 @@ final class SeatPart extends Part {
     }
 
     @Override
-    long told() {
-        return lease;
+    Taken taken() {
+        return new Taken.Lease(lease);
     }
 
-    /** Ends a call's seat: the lease with that id, if it is still held; the seats go when none is left. */
-    static void release(IdentityCounts identity, Limit l, long lease) {
+    /** Ends a call's seat: its lease, if it is still held; the seats go when none is left. */
+    static void release(IdentityCounts identity, Limit l, Taken.Lease lease) {
         Seats seats = identity.seats(l);
-        if (seats != null && seats.release(lease)) {
+        if (seats != null && seats.release(lease.id())) {
             identity.dropSeats(l);
         }
     }

@@ -1,6 +1,7 @@
 package io.github.throttle.memory;
 
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Taken;
 
 import java.util.List;
 
@@ -154,17 +155,17 @@ final class WindowPart extends Part {
     }
 
     @Override
-    long told() {
-        return reservedIn >= 0 ? -1 - reservedIn : subBucket;
+    Taken taken() {
+        return reservedIn >= 0 ? new Taken.Reserved(reservedIn) : new Taken.Counted(subBucket);
     }
 
-    /** Gives back weight {@code w} recorded in sub-bucket {@code told} (a reserved one as {@code -1 - b}). */
-    static void giveBack(IdentityCounts identity, Limit l, long told, long w) {
+    /** Gives back weight {@code w} counted or reserved where {@code taken} says. */
+    static void giveBack(IdentityCounts identity, Limit l, Taken taken, long w) {
         WindowCounts counts = identity.find(l);
-        if (counts != null && told < 0) {
-            counts.giveBackReserved(-1 - told, w);
-        } else if (counts != null) {
-            counts.giveBack(told, w);
+        if (counts != null && taken instanceof Taken.Reserved r) {
+            counts.giveBackReserved(r.subBucket(), w);
+        } else if (counts != null && taken instanceof Taken.Counted c) {
+            counts.giveBack(c.subBucket(), w);
         }
     }
 }

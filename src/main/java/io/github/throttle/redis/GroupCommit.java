@@ -2,6 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -213,11 +214,11 @@ final class GroupCommit {
         if (!reply.allowed() || taking.length == 0) {
             return;
         }
-        long[] subBuckets = new long[taking.length];
+        Taken[] taken = new Taken[taking.length];
         for (int j = 0; j < taking.length; j++) {
-            subBuckets[j] = reply.subBucket(taking[j]);
+            taken[j] = reply.taken(taking[j]);
         }
-        refunds.add(new SlidingWindowScript.Run(expirySlackMillis).refund(call.givingBack(taking), subBuckets));
+        refunds.add(new SlidingWindowScript.Run(expirySlackMillis).refund(call.givingBack(taking), taken));
     }
 
     /** Why a run failed as a whole, or null: it failed, or it answered no call at all. */

@@ -2,6 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
@@ -180,11 +181,11 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     /** Gives back what an allowed part took. */
     private CompletableFuture<List<Object>> refund(StatefulRedisClusterConnection<String, String> c, StoreCall part, StoreReply reply) {
         int[] taking = part.takingPairs();
-        long[] subBuckets = new long[taking.length];
+        Taken[] taken = new Taken[taking.length];
         for (int j = 0; j < taking.length; j++) {
-            subBuckets[j] = reply.subBucket(taking[j]);
+            taken[j] = reply.taken(taking[j]);
         }
-        return run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part.givingBack(taking), subBuckets)).toCompletableFuture();
+        return run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part.givingBack(taking), taken)).toCompletableFuture();
     }
 
     /**
@@ -195,7 +196,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     private static StoreReply merge(SlotGroups groups, StoreReply[] replies, boolean allowed) {
         StoreCall whole = groups.whole();
         long[] figures = new long[whole.pairCount() * 3];
-        long[] subBuckets = allowed && whole.record() ? new long[whole.pairCount()] : null;
+        Taken[] taken = allowed && whole.record() ? new Taken[whole.pairCount()] : null;
         for (int g = 0; g < replies.length; g++) {
             StoreCall part = groups.parts().get(g);
             StoreReply r = replies[g];
@@ -213,12 +214,12 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                 figures[p * 3] = remaining;
                 figures[p * 3 + 1] = wait;
                 figures[p * 3 + 2] = r.violated(q) ? 1 : 0;
-                if (subBuckets != null) {
-                    subBuckets[p] = r.subBucket(q);
+                if (taken != null) {
+                    taken[p] = r.taken(q);
                 }
             }
         }
-        return new StoreReply(allowed, figures, subBuckets);
+        return new StoreReply(allowed, figures, taken);
     }
 
     private CompletionStage<List<Object>> run(StatefulRedisClusterConnection<String, String> c, SlidingWindowScript.Run run) {
@@ -244,13 +245,13 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     /** Gives back slot by slot (a failed part leaves its weight counted: the safe side). */
     @Override
-    public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+    public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
         return connection.get().thenCompose(c -> {
             List<CompletableFuture<List<Object>>> runs = new ArrayList<>();
             for (StoreCall part : SlotGroups.of(call).parts()) {
-                long[] of = new long[part.pairCount()];
+                Taken[] of = new Taken[part.pairCount()];
                 for (int q = 0; q < of.length; q++) {
-                    of[q] = subBuckets[part.limitIndex(q)];
+                    of[q] = taken[part.limitIndex(q)];
                 }
                 runs.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part, of)).toCompletableFuture());
             }

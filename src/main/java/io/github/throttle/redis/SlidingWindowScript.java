@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 import io.lettuce.core.codec.Base16;
 
 import java.io.IOException;
@@ -93,13 +94,12 @@ public final class SlidingWindowScript {
 
         /**
          * Adds the refund of {@code call}'s weight (a give-back, or the undoing of a part of a call that another
-         * part denied), recorded in {@code subBuckets}: one per pair, as the reply of mode
-         * {@link #RECORD_AND_TELL_SUB_BUCKETS} told them.
+         * part denied): what each pair took, as the reply of mode {@link #RECORD_AND_TELL_SUB_BUCKETS} told it.
          */
-        public Run refund(StoreCall call, long[] subBuckets) {
+        public Run refund(StoreCall call, Taken[] taken) {
             add(call, REFUND);
-            for (long b : subBuckets) {
-                args.add(number(b));
+            for (Taken t : taken) {
+                args.add(number(told(t)));
             }
             return this;
         }
@@ -199,11 +199,30 @@ public final class SlidingWindowScript {
         if (!allowed || reply.size() == 1 + pairs * 2) {
             return new StoreReply(allowed, figures, null, delay);
         }
-        long[] subBuckets = new long[pairs];
+        Taken[] taken = new Taken[pairs];
         for (int p = 0; p < pairs; p++) {
-            subBuckets[p] = (Long) reply.get(1 + pairs * 2 + p);
+            taken[p] = taken(call, p, (Long) reply.get(1 + pairs * 2 + p));
         }
-        return new StoreReply(true, figures, subBuckets, delay);
+        return new StoreReply(true, figures, taken, delay);
+    }
+
+    /** The script's number for what a pair took: the sub-bucket, {@code -1 - b} for one reserved, or the lease id. */
+    private static long told(Taken t) {
+        if (t instanceof Taken.Counted c) {
+            return c.subBucket();
+        }
+        if (t instanceof Taken.Reserved r) {
+            return -1 - r.subBucket();
+        }
+        return ((Taken.Lease) t).id();
+    }
+
+    /** What pair {@code p} of {@code call} took, from the number the script told. */
+    private static Taken taken(StoreCall call, int p, long told) {
+        if (call.limit(p).inFlight()) {
+            return new Taken.Lease(told);
+        }
+        return told < 0 ? new Taken.Reserved(-1 - told) : new Taken.Counted(told);
     }
 
     /** Numbers go in base 36: Redis reads them with strtoul, at half the cost of a decimal number (strtod). */

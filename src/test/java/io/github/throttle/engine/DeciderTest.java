@@ -45,7 +45,7 @@ class DeciderTest {
         }
 
         @Override
-        public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
+        public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
             return CompletableFuture.completedFuture(null);
         }
 

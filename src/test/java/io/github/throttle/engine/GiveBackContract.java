@@ -119,7 +119,7 @@ public interface GiveBackContract extends StoreFixture {
         Charge next = waiting(SIX_PM + 200, 5 * SECOND, 1, key, perSecond);
         assertTrue(next.allowed());
         assertEquals(800, next.reply().delayMillis());
-        assertEquals(-1 - (perSecond.subBucket(SIX_PM) + 1), next.reply().subBucket(0));
+        assertEquals(new Taken.Reserved(perSecond.subBucket(SIX_PM) + 1), next.reply().taken(0));
     }
 
     @Test
@@ -142,7 +142,7 @@ public interface GiveBackContract extends StoreFixture {
         Charge a = charge(SIX_PM, 1, key, twoInFlight);
         Charge b = charge(SIX_PM + 1, 1, key, twoInFlight);
         assertTrue(a.allowed() && b.allowed());
-        assertNotEquals(a.reply().subBucket(0), b.reply().subBucket(0), "each seat its own lease");
+        assertNotEquals(a.reply().taken(0), b.reply().taken(0), "each seat its own lease");
         release(a);
         release(a);
         assertEquals(1, peek(SIX_PM + 2, key, twoInFlight).remaining(), "b still holds its seat");

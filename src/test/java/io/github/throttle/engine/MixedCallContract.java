@@ -43,10 +43,10 @@ public interface MixedCallContract extends StoreFixture {
             figures(first.reply(), q + 1, 4, MINUTE, false);
             figures(first.reply(), q + 2, 2, MINUTE, false);
             figures(first.reply(), q + 3, 0, MINUTE, false);
-            assertEquals(perSecond.subBucket(SIX_PM), first.reply().subBucket(q));
-            assertEquals(perMinute.subBucket(SIX_PM), first.reply().subBucket(q + 1));
-            assertEquals(first.reply().subBucket(q + 1), first.reply().subBucket(q + 2));
-            assertNotEquals(0, first.reply().subBucket(q + 3), "a seat taken is told its lease");
+            assertEquals(new Taken.Counted(perSecond.subBucket(SIX_PM)), first.reply().taken(q));
+            assertEquals(new Taken.Counted(perMinute.subBucket(SIX_PM)), first.reply().taken(q + 1));
+            assertEquals(first.reply().taken(q + 1), first.reply().taken(q + 2));
+            assertNotEquals(new Taken.Lease(0), first.reply().taken(q + 3), "a seat taken is told its lease");
         }
         // the seats are held: denied, and nothing recorded anywhere
         Charge busy = send(everyKind(SIX_PM + 100, keys, perSecond, perMinute, heavier, seat));
@@ -89,7 +89,7 @@ public interface MixedCallContract extends StoreFixture {
         figures(free.reply(), 0, 0, 999, false);
         figures(free.reply(), 1, 0, MINUTE - 1, false);
         figures(free.reply(), 2, 4, MINUTE - 1, false);
-        assertEquals(0, free.reply().subBucket(1), "weight 0 takes no seat: lease 0");
+        assertEquals(new Taken.Lease(0), free.reply().taken(1), "weight 0 takes no seat: lease 0");
         // ending it releases nothing: the seat held stays held, the second stays spent
         release(free);
         giveBack(free);

@@ -24,21 +24,21 @@ public interface ReservationContract extends StoreFixture {
         StoreReply first = waiting(SIX_PM + 200, SECOND, 1, key, twoPerSecond).reply();
         assertTrue(first.allowed());
         assertEquals(0, first.delayMillis(), "it fits now: it does not wait");
-        assertEquals(b0, first.subBucket(0));
+        assertEquals(new Taken.Counted(b0), first.taken(0));
         figures(first, 0, 1, 800, false);
         assertEquals(0, waiting(SIX_PM + 250, SECOND, 1, key, twoPerSecond).reply().delayMillis());
 
         StoreReply reserved = waiting(SIX_PM + 300, SECOND, 1, key, twoPerSecond).reply();
         assertTrue(reserved.allowed());
         assertEquals(700, reserved.delayMillis(), "the next window starts at 18:00:01");
-        assertEquals(-1 - (b0 + 1), reserved.subBucket(0), "reserved in the next sub-bucket, told as -1 - b");
+        assertEquals(new Taken.Reserved(b0 + 1), reserved.taken(0), "reserved in the next sub-bucket");
         // its window (18:00:01-02) holds only itself; the oldest weight counted is the current second's
         figures(reserved, 0, 1, 700, false);
 
         StoreReply second = waiting(SIX_PM + 500, SECOND, 1, key, twoPerSecond).reply();
         assertTrue(second.allowed());
         assertEquals(500, second.delayMillis());
-        assertEquals(-1 - (b0 + 1), second.subBucket(0));
+        assertEquals(new Taken.Reserved(b0 + 1), second.taken(0));
         figures(second, 0, 0, 500, false);
 
         // the next second is full too: 18:00:02 is past the wait
@@ -71,13 +71,13 @@ public interface ReservationContract extends StoreFixture {
         StoreReply heavy = waiting(SIX_PM + 300, 2 * SECOND, 3, key, fourPerSecond).reply();
         assertTrue(heavy.allowed());
         assertEquals(950, heavy.delayMillis());
-        assertEquals(-1 - (b0 + 5), heavy.subBucket(0));
+        assertEquals(new Taken.Reserved(b0 + 5), heavy.taken(0));
         figures(heavy, 0, 1, 700, false);
         // 1 would fit at 18:00:01 already, ahead of the heavy call: it is reserved no earlier than it
         StoreReply light = waiting(SIX_PM + 310, 2 * SECOND, 1, key, fourPerSecond).reply();
         assertTrue(light.allowed());
         assertEquals(SIX_PM + 1250, SIX_PM + 310 + light.delayMillis(), "reserved times never decrease");
-        assertEquals(-1 - (b0 + 5), light.subBucket(0));
+        assertEquals(new Taken.Reserved(b0 + 5), light.taken(0));
         figures(light, 0, 0, 690, false);
         // at 18:00:01.250 both are counted: the next call waits until their sub-bucket leaves
         StoreReply late = waiting(SIX_PM + 1250, 0, 1, key, fourPerSecond).reply();
@@ -98,7 +98,7 @@ public interface ReservationContract extends StoreFixture {
         StoreReply next = waiting(SIX_PM + 2 * SECOND, MINUTE, 1, key, perMinute).reply();
         assertTrue(next.allowed());
         assertEquals(58 * SECOND, next.delayMillis());
-        assertEquals(-1 - (perMinute.subBucket(SIX_PM) + 1), next.subBucket(0));
+        assertEquals(new Taken.Reserved(perMinute.subBucket(SIX_PM) + 1), next.taken(0));
         figures(next, 0, 0, 58 * SECOND, false);
     }
 
@@ -111,8 +111,8 @@ public interface ReservationContract extends StoreFixture {
         StoreReply reserved = waiting(SIX_PM + 100, 5 * SECOND, 1, key, perSecond, perTenSeconds).reply();
         assertTrue(reserved.allowed());
         assertEquals(900, reserved.delayMillis());
-        assertEquals(-1 - (perSecond.subBucket(SIX_PM) + 1), reserved.subBucket(0), "the next second: reserved");
-        assertEquals(perTenSeconds.subBucket(SIX_PM), reserved.subBucket(1), "18:00:01 is in the current ten seconds");
+        assertEquals(new Taken.Reserved(perSecond.subBucket(SIX_PM) + 1), reserved.taken(0), "the next second: reserved");
+        assertEquals(new Taken.Counted(perTenSeconds.subBucket(SIX_PM)), reserved.taken(1), "18:00:01 is in the current ten seconds");
         figures(reserved, 0, 0, 900, false);
         figures(reserved, 1, 0, 9900, false);
         // the second after is free, the ten seconds are not: denied, told the longer wait
@@ -152,7 +152,7 @@ public interface ReservationContract extends StoreFixture {
         StoreReply reserved = send(free).reply();
         assertTrue(reserved.allowed());
         assertEquals(10 * SECOND - 100, reserved.delayMillis());
-        assertEquals(-1 - (perTenSeconds.subBucket(SIX_PM) + 1), reserved.subBucket(1));
+        assertEquals(new Taken.Reserved(perTenSeconds.subBucket(SIX_PM) + 1), reserved.taken(1));
         figures(reserved, 1, 0, 9900, false);
         // the second is free again at 18:00:01: a call of it alone is reserved then, not after 18:00:10
         StoreReply next = waiting(SIX_PM + 200, 5 * SECOND, 1, key, perSecond).reply();

@@ -26,7 +26,7 @@ public interface SharedCountContract extends StoreFixture {
             assertTrue(c.allowed(), "call " + i);
             assertEquals(-1, c.call().sharesCountWith(0));
             assertEquals(0, c.call().sharesCountWith(1));
-            assertEquals(c.reply().subBucket(0), c.reply().subBucket(1), "one count, one sub-bucket told for both");
+            assertEquals(c.reply().taken(0), c.reply().taken(1), "one count, one sub-bucket told for both");
             figures(c.reply(), 0, 4 - i, MINUTE - i, false);
             figures(c.reply(), 1, 2 - i, MINUTE - i, false);
             // one policy name, one window: shown once, with the tighter figures
@@ -106,8 +106,8 @@ public interface SharedCountContract extends StoreFixture {
                 .add(key, three, 1, 0).add(key, two, 1, 1).build()).reply();
         assertTrue(reserved.allowed());
         assertEquals(900, reserved.delayMillis());
-        assertEquals(-1 - (b0 + 1), reserved.subBucket(0));
-        assertEquals(-1 - (b0 + 1), reserved.subBucket(1), "one count, one reservation told for both");
+        assertEquals(new Taken.Reserved(b0 + 1), reserved.taken(0));
+        assertEquals(new Taken.Reserved(b0 + 1), reserved.taken(1), "one count, one reservation told for both");
         figures(reserved, 0, 2, 900, false);
         figures(reserved, 1, 1, 900, false);
         assertEquals(2, peek(SIX_PM + SECOND, key, three).remaining(), "reserved once: 1 of 3 counted at 18:00:01");
@@ -120,7 +120,7 @@ public interface SharedCountContract extends StoreFixture {
         String key = freshKey();
         Charge first = send(StoreCall.builder(SIX_PM, true).add(key, three, 1, 0).add(key, one, 1, 1).build());
         assertTrue(first.allowed());
-        assertEquals(first.reply().subBucket(0), first.reply().subBucket(1), "one seat, one lease told for both");
+        assertEquals(first.reply().taken(0), first.reply().taken(1), "one seat, one lease told for both");
         figures(first.reply(), 0, 2, MINUTE, false);
         figures(first.reply(), 1, 0, MINUTE, false);
         assertEquals(2, peek(SIX_PM + 1, key, three).remaining(), "one seat held, not two");

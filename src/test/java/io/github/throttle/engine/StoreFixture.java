@@ -99,20 +99,20 @@ public interface StoreFixture {
     default void giveBack(Charge c) {
         assertTrue(c.allowed(), "only an allowed call recorded weight");
         int[] pairs = c.call().returnablePairs();
-        long[] subBuckets = new long[pairs.length];
+        Taken[] taken = new Taken[pairs.length];
         for (int j = 0; j < pairs.length; j++) {
-            subBuckets[j] = c.reply().subBucket(pairs[j]);
+            taken[j] = c.reply().taken(pairs[j]);
         }
-        store().giveBack(c.call().givingBack(pairs), subBuckets).toCompletableFuture().join();
+        store().giveBack(c.call().givingBack(pairs), taken).toCompletableFuture().join();
     }
 
     /** Releases the seats of an allowed call, as a call that ends does; its rate weight stays counted. */
     default void release(Charge c) {
         assertTrue(c.allowed(), "only an allowed call holds seats");
         int[] pairs = c.call().returnablePairs(false, true);
-        long[] leases = new long[pairs.length];
+        Taken[] leases = new Taken[pairs.length];
         for (int j = 0; j < pairs.length; j++) {
-            leases[j] = c.reply().subBucket(pairs[j]);
+            leases[j] = c.reply().taken(pairs[j]);
         }
         store().giveBack(c.call().givingBack(pairs), leases).toCompletableFuture().join();
     }

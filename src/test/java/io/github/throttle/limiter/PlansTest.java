@@ -11,6 +11,7 @@ import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.Taken;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.metrics.Meters;
@@ -85,8 +86,8 @@ class PlansTest {
         }
 
         @Override
-        public CompletionStage<Void> giveBack(StoreCall call, long[] subBuckets) {
-            return store.giveBack(call, subBuckets);
+        public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
+            return store.giveBack(call, taken);
         }
 
         @Override

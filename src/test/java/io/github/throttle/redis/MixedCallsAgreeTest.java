@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.testing.MutableClock;
 import io.github.throttle.testing.RedisProcess;
@@ -117,9 +118,9 @@ class MixedCallsAgreeTest {
                     if (pairs.length == 0) {
                         continue;
                     }
-                    long[] in = new long[pairs.length];
+                    Taken[] in = new Taken[pairs.length];
                     for (int j = 0; j < pairs.length; j++) {
-                        in[j] = reply.subBucket(pairs[j]);
+                        in[j] = reply.taken(pairs[j]);
                     }
                     StoreCall back = ended.givingBack(pairs);
                     inMemory.giveBack(back, in).toCompletableFuture().join();

@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.testing.MutableClock;
 import io.github.throttle.testing.RedisProcess;
@@ -54,7 +55,7 @@ class StoresAgreeTest {
         int reserved = 0;
         // allowed calls whose weight may still be given back
         List<StoreCall> returnable = new ArrayList<>();
-        List<long[]> recordedIn = new ArrayList<>();
+        List<Taken[]> recordedIn = new ArrayList<>();
         try (RedisProcess redis = RedisProcess.start();
              RedisStore viaRedis = new RedisStore(RedisURI.create(redis.uri()), Duration.ofSeconds(10), 7 * DAY);
              MemoryStore inMemory = new MemoryStore(clock, 7 * DAY)) {
@@ -66,10 +67,10 @@ class StoresAgreeTest {
                     // through both stores
                     int i = rnd.nextInt(returnable.size());
                     StoreCall ended = returnable.remove(i);
-                    long[] all = recordedIn.remove(i);
+                    Taken[] all = recordedIn.remove(i);
                     int[] pairs = ended.returnablePairs(rnd.nextBoolean(), true);
                     int[] every = ended.returnablePairs();
-                    long[] in = new long[pairs.length];
+                    Taken[] in = new Taken[pairs.length];
                     for (int j = 0, q = 0; j < every.length; j++) {
                         if (q < pairs.length && every[j] == pairs[q]) {
                             in[q++] = all[j];
@@ -120,9 +121,9 @@ class StoresAgreeTest {
                     if (call.returnable()) {
                         returnable.add(call);
                         int[] pairs = call.returnablePairs();
-                        long[] in = new long[pairs.length];
+                        Taken[] in = new Taken[pairs.length];
                         for (int j = 0; j < pairs.length; j++) {
-                            in[j] = expected.subBucket(pairs[j]);
+                            in[j] = expected.taken(pairs[j]);
                         }
                         recordedIn.add(in);
                     }

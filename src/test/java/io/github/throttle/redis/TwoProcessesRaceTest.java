@@ -135,7 +135,7 @@ class TwoProcessesRaceTest {
                             if (!succeeds) {
                                 return CompletableFuture.completedFuture(w);
                             }
-                            return store.giveBack(call, reply.subBuckets()).thenApply(x -> 0L);
+                            return store.giveBack(call, reply.taken()).thenApply(x -> 0L);
                         }));
                     }
                     long allowed = 0;

@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Taken;
 import io.github.throttle.testing.RedisProcess;
 import io.github.throttle.testing.TwoProcesses;
 import io.lettuce.core.RedisClient;
@@ -61,7 +62,7 @@ class WaitingAcrossProcessesTest {
                     continue;
                 }
                 allowed++;
-                long b = c[3] < 0 ? -1 - c[3] : c[3];
+                long b = c[3];
                 assertTrue(c[2] <= MAX_WAIT, "a call waited " + c[2] + " ms");
                 assertTrue(c[4] >= c[1] + c[2], "a call proceeded at " + c[4] + ", before its reserved time " + (c[1] + c[2]));
                 assertTrue(c[4] >= b * l.precisionMillis(), "a call proceeded at " + c[4] + ", before its sub-bucket " + b + " started");
@@ -76,6 +77,11 @@ class WaitingAcrossProcessesTest {
             }
             assertTrue(allowed >= 2 * LIMIT, "only " + allowed + " of " + 2 * CALLERS + " calls proceeded: " + perSubBucket);
         }
+    }
+
+    /** The sub-bucket a call was counted or reserved in. */
+    private static long subBucket(Taken t) {
+        return t instanceof Taken.Reserved r ? r.subBucket() : ((Taken.Counted) t).subBucket();
     }
 
     private static List<long[]> calls(String out) {
@@ -126,7 +132,7 @@ class WaitingAcrossProcessesTest {
                             return "call 0 " + now + " " + r.delayMillis() + " 0 0";
                         }
                         TimeUnit.MILLISECONDS.sleep(r.delayMillis());
-                        return "call 1 " + now + " " + r.delayMillis() + " " + r.subBucket(0) + " " + System.currentTimeMillis();
+                        return "call 1 " + now + " " + r.delayMillis() + " " + subBucket(r.taken(0)) + " " + System.currentTimeMillis();
                     }));
                 }
                 start.countDown();
