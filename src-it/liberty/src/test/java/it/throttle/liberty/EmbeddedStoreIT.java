@@ -1,12 +1,17 @@
 package it.throttle.liberty;
 
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 import java.util.Map;
 
 /** The scenarios on Open Liberty with no Redis configured: the embedded in-memory store. */
-class EmbeddedStoreIT extends LibertySuite {
+class EmbeddedStoreIT extends LibertySuite
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, LibertyScenarios {
 
     private static LibertyServer server;
 
@@ -21,12 +26,12 @@ class EmbeddedStoreIT extends LibertySuite {
     }
 
     @Override
-    protected String expectedStore() {
+    public String expectedStore() {
         return "embedded in-memory store";
     }
 
     @Override
-    protected LibertyServer server() {
+    public LibertyServer server() {
         return server;
     }
 }

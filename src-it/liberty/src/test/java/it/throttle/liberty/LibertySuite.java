@@ -1,62 +1,25 @@
 package it.throttle.liberty;
 
 import io.github.throttle.testing.RedisProcess;
-import it.throttle.scenarios.RawHttp;
-import it.throttle.scenarios.ThrottleScenarios;
-import org.junit.jupiter.api.Test;
+import it.throttle.scenarios.ScenarioClient;
 
-import java.io.IOException;
-
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The shared scenarios plus what is particular to Open Liberty, against one running server. */
-abstract class LibertySuite extends ThrottleScenarios {
+/**
+ * A client of one running Open Liberty server, and how a suite stops it; the scenarios are in the sets each
+ * suite implements ({@link LibertyScenarios} for what is particular to Open Liberty).
+ */
+abstract class LibertySuite extends ScenarioClient {
 
-    protected abstract LibertyServer server();
-
-    @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
+    /** The server of the run; started once per test class. */
+    public abstract LibertyServer server();
 
     @Override
-    protected int port() {
+    public int port() {
         return server().port();
-    }
-
-    /**
-     * Liberty's HTTP channel knows no reason phrase for 429 and writes {@code Undefined}, whatever the
-     * application asks for ({@code Response.status(429, "Too Many Requests")}; Servlet 6 has no API for a
-     * reason phrase at all). HTTP/1.1 clients must ignore the reason phrase (RFC 9112, 4): what counts is the
-     * code, the fields and the problem body, asserted by the shared scenarios. This pins what the pinned
-     * runtime does, so that a change shows up here and in docs/runtime-liberty.md.
-     */
-    @Test
-    public void a429StatusLineHasLibertysReasonPhrase() throws IOException {
-        String client = "198.51.100." + (1 + ThreadLocalRandom.current().nextInt(254));
-        List<String> lines = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            lines.add(RawHttp.statusLine(port(), "/it/by-address", client));
-        }
-        assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 429 Undefined"), lines);
-    }
-
-    /** Throttle's start-up line names the store from the configuration and the metrics backend it found. */
-    @Test
-    public void theStartUpLineNamesTheStoreAndTheMetricsBackend() {
-        String line = server().startUpLine();
-        assertTrue(line.contains("counting in the " + expectedStore()) && line.endsWith(", metrics: " + expectedMetrics()), line);
-    }
-
-    /** {@code throttle.metrics} as Throttle chose it at start-up: none on the plain server, which has no metrics API. */
-    protected String expectedMetrics() {
-        return "none";
     }
 
     /**
@@ -91,7 +54,4 @@ abstract class LibertySuite extends ThrottleScenarios {
         }
         assertEquals(List.of(), problems, "errors or warnings in messages.log");
     }
-
-    /** How Throttle's start-up message names the store this run must use. */
-    protected abstract String expectedStore();
 }

@@ -1,10 +1,14 @@
 package it.throttle.liberty;
 
+import io.github.throttle.testing.RedisProcess;
+import io.restassured.path.json.JsonPath;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.InFlightScenarios;
 import it.throttle.scenarios.MetricsAndHealthScenarios;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.OnRedisAllowing;
-import io.github.throttle.testing.RedisProcess;
-import io.restassured.path.json.JsonPath;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,7 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code throttle.calls} and the store timer at {@code /metrics}, the readiness check {@code throttle} at
  * {@code /health/ready}, and what both show while Redis is dead.
  */
-class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenarios, OnRedisAllowing {
+class ObservedOnRedisIT extends LibertySuite
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, LibertyScenarios,
+        MetricsAndHealthScenarios, OnRedisAllowing {
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -40,17 +46,17 @@ class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenario
     }
 
     @Override
-    protected String expectedStore() {
+    public String expectedStore() {
         return "Redis at " + redis.uri() + "/0";
     }
 
     @Override
-    protected String expectedMetrics() {
+    public String expectedMetrics() {
         return "mp-metrics";
     }
 
     @Override
-    protected LibertyServer server() {
+    public LibertyServer server() {
         return server;
     }
 
@@ -69,12 +75,12 @@ class ObservedOnRedisIT extends LibertySuite implements MetricsAndHealthScenario
             assertFalse(doc.getMap("paths.'" + path + "'.get.responses").containsKey("429"), path);
         }
         assertTrue(doc.getMap("components.headers").keySet().containsAll(java.util.List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
-        blockedCallersAreDocumented(doc);
+        PlanScenarios.blockedCallersAreDocumented(doc);
     }
 
     @Test
     public void callsAreCountedUnderThePlanWhoseLimitsApplied() {
-        callsAreCountedByPlan(observed());
+        PlanScenarios.callsAreCountedByPlan(this, observed());
     }
 
     @Override

@@ -1,7 +1,11 @@
 package it.throttle.liberty;
 
-import it.throttle.scenarios.CountsInRedis;
 import io.github.throttle.testing.RedisProcess;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.CountsInRedis;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -12,7 +16,8 @@ import java.util.Map;
  * through an environment variable ({@code THROTTLE_REDIS_URI}, the MicroProfile Config form of
  * {@code throttle.redis.uri}).
  */
-class OnRedisIT extends LibertySuite implements CountsInRedis {
+class OnRedisIT extends LibertySuite
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, LibertyScenarios, CountsInRedis {
 
     private static RedisProcess redis;
     private static LibertyServer server;
@@ -29,12 +34,12 @@ class OnRedisIT extends LibertySuite implements CountsInRedis {
     }
 
     @Override
-    protected String expectedStore() {
+    public String expectedStore() {
         return "Redis at " + redis.uri() + "/0";
     }
 
     @Override
-    protected LibertyServer server() {
+    public LibertyServer server() {
         return server;
     }
 

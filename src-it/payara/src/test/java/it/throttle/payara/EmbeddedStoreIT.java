@@ -1,5 +1,10 @@
 package it.throttle.payara;
 
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.MetricsAndHealthScenarios;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -7,7 +12,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** The scenarios on Payara Micro with no Redis configured: the embedded store. */
-class EmbeddedStoreIT extends PayaraScenarios {
+class EmbeddedStoreIT extends PayaraSuite
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, MetricsAndHealthScenarios, PayaraScenarios {
 
     private static PayaraMicro payara;
 
@@ -27,7 +33,7 @@ class EmbeddedStoreIT extends PayaraScenarios {
     }
 
     @Override
-    protected PayaraMicro payara() {
+    public PayaraMicro payara() {
         return payara;
     }
 
@@ -37,7 +43,7 @@ class EmbeddedStoreIT extends PayaraScenarios {
     }
 
     @Override
-    protected String expectedStore() {
+    public String expectedStore() {
         return "embedded in-memory store";
     }
 }

@@ -1,15 +1,22 @@
 package it.throttle.payara;
 
+import io.github.throttle.testing.RedisProcess;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.MetricsAndHealthScenarios;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.OnRedisAllowing;
-import io.github.throttle.testing.RedisProcess;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 import java.util.Map;
 
 /** The scenarios on Payara Micro counting in a real Redis, configured by the THROTTLE_REDIS_URI environment variable. */
-class OnRedisIT extends PayaraScenarios implements OnRedisAllowing {
+class OnRedisIT extends PayaraSuite
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, MetricsAndHealthScenarios, PayaraScenarios,
+        OnRedisAllowing {
 
     private static RedisProcess redis;
     private static PayaraMicro payara;
@@ -26,7 +33,7 @@ class OnRedisIT extends PayaraScenarios implements OnRedisAllowing {
     }
 
     @Override
-    protected PayaraMicro payara() {
+    public PayaraMicro payara() {
         return payara;
     }
 
@@ -36,7 +43,7 @@ class OnRedisIT extends PayaraScenarios implements OnRedisAllowing {
     }
 
     @Override
-    protected String expectedStore() {
+    public String expectedStore() {
         return "Redis at " + redis.uri() + "/0";
     }
 

@@ -1,10 +1,10 @@
 package it.throttle.payara;
 
-import it.throttle.scenarios.MetricsAndHealthScenarios;
-import it.throttle.scenarios.Observability;
 import io.restassured.path.json.JsonPath;
+import it.throttle.scenarios.Client;
+import it.throttle.scenarios.Observability;
+import it.throttle.scenarios.PlanScenarios;
 import it.throttle.scenarios.RawHttp;
-import it.throttle.scenarios.ThrottleScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,24 +15,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The shared scenarios against one Payara Micro process, plus what only the wire shows on Payara. */
-abstract class PayaraScenarios extends ThrottleScenarios implements MetricsAndHealthScenarios {
+/**
+ * What only Payara shows: the status line on the wire, the start-up line, the plans in its metrics and its OpenAPI
+ * document. Implemented by each Payara suite, beside the shared scenario sets.
+ */
+interface PayaraScenarios extends Client {
 
     /** The server of the run; started once per test class. */
-    protected abstract PayaraMicro payara();
+    PayaraMicro payara();
 
-    @Override
-    protected String baseUri() {
-        return "http://127.0.0.1";
-    }
+    /** How the library names the store of this run in its start-up line. */
+    String expectedStore();
 
-    @Override
-    protected int port() {
-        return payara().port();
-    }
+    /** The server's metrics and health endpoints. */
+    Observability observed();
 
     @Test
-    public void theStatusLineOfA429SaysTooManyRequests() {
+    default void theStatusLineOfA429SaysTooManyRequests() {
         String client = "198.51.100." + (1 + (int) (Math.random() * 250));
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -43,7 +42,7 @@ abstract class PayaraScenarios extends ThrottleScenarios implements MetricsAndHe
     }
 
     @Test
-    public void theStatusLineOfA429FromABeanSaysTooManyRequests() {
+    default void theStatusLineOfA429FromABeanSaysTooManyRequests() {
         // the bean's quota is global (2 per hour): at most three calls reach a denial
         String last = null;
         for (int i = 0; i < 3; i++) {
@@ -55,31 +54,20 @@ abstract class PayaraScenarios extends ThrottleScenarios implements MetricsAndHe
         assertEquals("HTTP/1.1 429 Too Many Requests", last);
     }
 
-    /** How the library names the store of this run in its start-up line. */
-    protected abstract String expectedStore();
-
-    @Override
-    public Observability observed() {
-        return new Observability(port());
-    }
-
-    // Payara Micro 6 bundles MicroProfile Metrics 5 and Health: Throttle publishes through them with no configuration
-
     /** The library's start-up line in the server log names the store of the run and the metrics it publishes to. */
     @Test
-    public void theStartUpLineNamesTheStoreAndMicroProfileMetrics() {
+    default void theStartUpLineNamesTheStoreAndMicroProfileMetrics() {
         String line = payara().startUpLine();
         assertTrue(line.contains("counting in the " + expectedStore()) && line.endsWith(", metrics: mp-metrics"), line);
     }
 
     @Test
-    public void callsAreCountedUnderThePlanWhoseLimitsApplied() {
-        callsAreCountedByPlan(observed());
+    default void callsAreCountedUnderThePlanWhoseLimitsApplied() {
+        PlanScenarios.callsAreCountedByPlan(this, observed());
     }
 
-
     @Test
-    public void theOpenApiDocumentShowsThe429OfThrottledOperationsOnly() {
+    default void theOpenApiDocumentShowsThe429OfThrottledOperationsOnly() {
         JsonPath doc = me().accept("application/json").get("/openapi").then().statusCode(200).extract().jsonPath();
         String limited = "paths.'/it/override/limited'.get.responses";
         assertEquals("#/components/schemas/ThrottleProblem",
@@ -100,6 +88,6 @@ abstract class PayaraScenarios extends ThrottleScenarios implements MetricsAndHe
         assertEquals("object", doc.getString("components.schemas.ThrottleProblem.type"));
         assertTrue(doc.getMap("components.schemas.ThrottleProblem.properties").containsKey("violated-policies"));
         assertTrue(doc.getMap("components.headers").keySet().containsAll(List.of("Retry-After", "RateLimit", "RateLimit-Policy")));
-        blockedCallersAreDocumented(doc);
+        PlanScenarios.blockedCallersAreDocumented(doc);
     }
 }

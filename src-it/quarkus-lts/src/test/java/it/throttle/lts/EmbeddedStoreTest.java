@@ -1,13 +1,18 @@
 package it.throttle.lts;
 
-import it.throttle.scenarios.Observability;
-import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import it.throttle.scenarios.QuarkusScenarios;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.Observability;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.PrometheusText;
+import it.throttle.scenarios.QuarkusClient;
+import it.throttle.scenarios.UnmappedExceptionScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -21,14 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The scenarios on the Quarkus LTS line with no Redis configured: the embedded store, always ready. */
 @QuarkusTest
 @TestProfile(EmbeddedStoreTest.Embedded.class)
-class EmbeddedStoreTest extends QuarkusScenarios {
+class EmbeddedStoreTest extends QuarkusClient
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios {
 
     public static class Embedded implements QuarkusTestProfile {
     }
 
     @Test
     void callsAreCountedUnderThePlanWhoseLimitsApplied() {
-        callsAreCountedByPlan(Observability.quarkus(RestAssured.port));
+        PlanScenarios.callsAreCountedByPlan(this, Observability.quarkus(RestAssured.port));
     }
 
     @Test

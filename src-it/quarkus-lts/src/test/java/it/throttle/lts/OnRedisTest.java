@@ -1,15 +1,20 @@
 package it.throttle.lts;
 
-import it.throttle.quarkus.RedisResource;
-import it.throttle.scenarios.CountsInRedis;
 import io.github.throttle.testing.RedisProcess;
-import it.throttle.scenarios.Observability;
-import it.throttle.scenarios.PrometheusText;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
-import it.throttle.scenarios.QuarkusScenarios;
+import it.throttle.quarkus.RedisResource;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.CountsInRedis;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.Observability;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.PrometheusText;
+import it.throttle.scenarios.QuarkusClient;
+import it.throttle.scenarios.UnmappedExceptionScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -29,11 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-class OnRedisTest extends QuarkusScenarios implements CountsInRedis {
+class OnRedisTest extends QuarkusClient
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios, CountsInRedis {
 
     @Test
     void callsAreCountedUnderThePlanWhoseLimitsApplied() {
-        callsAreCountedByPlan(Observability.quarkus(RestAssured.port));
+        PlanScenarios.callsAreCountedByPlan(this, Observability.quarkus(RestAssured.port));
     }
 
     private static List<Integer> threeCalls(String path, String address) {

@@ -1,15 +1,21 @@
 package it.throttle.quarkus;
 
-import it.throttle.scenarios.CountsInRedis;
 import io.github.throttle.testing.RedisProcess;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import it.throttle.scenarios.QuarkusScenarios;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.CountsInRedis;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.QuarkusClient;
+import it.throttle.scenarios.UnmappedExceptionScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 
 /** The scenarios on Quarkus, counting in a real Redis. */
 @QuarkusTest
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-class OnRedisTest extends QuarkusScenarios implements CountsInRedis {
+class OnRedisTest extends QuarkusClient
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios, CountsInRedis {
 
     @Override
     public RedisProcess redis() {

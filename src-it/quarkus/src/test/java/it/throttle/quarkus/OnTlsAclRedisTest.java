@@ -4,7 +4,12 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import it.throttle.scenarios.QuarkusScenarios;
+import it.throttle.scenarios.CoreScenarios;
+import it.throttle.scenarios.InFlightScenarios;
+import it.throttle.scenarios.PlanScenarios;
+import it.throttle.scenarios.QuarkusClient;
+import it.throttle.scenarios.UnmappedExceptionScenarios;
+import it.throttle.scenarios.WaitingScenarios;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -17,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 @TestProfile(OnTlsAclRedisTest.Profile.class)
 @QuarkusTestResource(value = TlsAclRedisResource.class, restrictToAnnotatedClass = true)
-class OnTlsAclRedisTest extends QuarkusScenarios {
+class OnTlsAclRedisTest extends QuarkusClient
+        implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios {
 
     /** Its own profile, so the application restarts with this Redis's settings. */
     public static class Profile implements QuarkusTestProfile {

@@ -1,7 +1,6 @@
 package it.throttle.scenarios;
 
 import io.github.throttle.testing.RedisProcess;
-import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.ThreadLocalRandom;
@@ -10,16 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What only a suite whose application counts in a real Redis can show. Implemented by each runtime's suite on Redis. */
-public interface CountsInRedis {
+public interface CountsInRedis extends Client {
 
     /** The Redis the application counts in. */
     RedisProcess redis();
-
-    /** A request from this test's own client. */
-    RequestSpecification me();
-
-    /** A request from {@code address}, as the trusted proxy names it. */
-    RequestSpecification as(String address);
 
     @Test
     default void theCountsAreInRedis() {

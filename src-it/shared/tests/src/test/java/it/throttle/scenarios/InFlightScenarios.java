@@ -3,7 +3,6 @@ package it.throttle.scenarios;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
@@ -18,23 +17,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * In-flight limits over HTTP ({@code it.throttle.app.InFlightResource}): a call holds its seat while it works,
  * and while its body streams, and gives it back when its response is written, whether it succeeded or failed.
  * Each call is named by an id; the test starts it, waits until the server says it works, and finishes it.
+ * Implemented by each runtime's suite.
  */
-public abstract class InFlightScenarios extends WaitingScenarios {
+public interface InFlightScenarios extends Client {
 
-    private static final String POLICY = "\"10m\";q=100;w=600, \"in-flight-10m\";q=2;w=600;qu=\"concurrent-requests\"";
-
-    private final HttpClient http = HttpClient.newHttpClient();
+    String POLICY = "\"10m\";q=100;w=600, \"in-flight-10m\";q=2;w=600;qu=\"concurrent-requests\"";
 
     /** Starts a call of this test's client without waiting for its answer. */
     private CompletableFuture<HttpResponse<String>> start(String path) {
         HttpRequest get = HttpRequest.newBuilder(URI.create(baseUri() + ":" + port() + path))
-                .header("X-Forwarded-For", client).build();
-        return http.sendAsync(get, HttpResponse.BodyHandlers.ofString());
+                .header("X-Forwarded-For", client()).build();
+        return http().sendAsync(get, HttpResponse.BodyHandlers.ofString());
     }
 
     /** A call id of this test's own. */
     private String id(String name) {
-        return client + "-" + name;
+        return client() + "-" + name;
     }
 
     private void started(String id) {
@@ -46,7 +44,7 @@ public abstract class InFlightScenarios extends WaitingScenarios {
     }
 
     /** A call let in, working until finished: its id and its answer to come. */
-    private record Held(String id, CompletableFuture<HttpResponse<String>> answer) {
+    record Held(String id, CompletableFuture<HttpResponse<String>> answer) {
     }
 
     /**
@@ -81,7 +79,7 @@ public abstract class InFlightScenarios extends WaitingScenarios {
     }
 
     @Test
-    public void twoCallsWorkAtOnceAndAThirdGets429UntilOneEnds() throws Exception {
+    default void twoCallsWorkAtOnceAndAThirdGets429UntilOneEnds() throws Exception {
         String a = id("a");
         String b = id("b");
         CompletableFuture<HttpResponse<String>> first = start("/it/in-flight/work?id=" + a);
@@ -116,7 +114,7 @@ public abstract class InFlightScenarios extends WaitingScenarios {
     }
 
     @Test
-    public void aStreamedBodyHoldsItsSeatUntilItsLastByteIsWritten() throws Exception {
+    default void aStreamedBodyHoldsItsSeatUntilItsLastByteIsWritten() throws Exception {
         String s1 = id("s1");
         CompletableFuture<HttpResponse<String>> streaming = start("/it/in-flight/stream?id=" + s1);
         started(s1);
@@ -132,7 +130,7 @@ public abstract class InFlightScenarios extends WaitingScenarios {
     }
 
     @Test
-    public void aCallAnsweredByAStageHoldsItsSeatUntilTheStageCompletes() throws Exception {
+    default void aCallAnsweredByAStageHoldsItsSeatUntilTheStageCompletes() throws Exception {
         String l1 = id("l1");
         CompletableFuture<HttpResponse<String>> pending = start("/it/in-flight/later?id=" + l1);
         started(l1);
@@ -148,21 +146,22 @@ public abstract class InFlightScenarios extends WaitingScenarios {
     }
 
     @Test
-    public void aCallWhoseExceptionAMapperAnswersGivesItsSeatBack() throws Exception {
+    default void aCallWhoseExceptionAMapperAnswersGivesItsSeatBack() throws Exception {
         for (int i = 0; i < 3; i++) {
-            answeredOnceASeatIsFree("/it/in-flight/refuse", 409).then().body(equalTo("not today"));
+            answeredOnceASeatIsFree(this, "/it/in-flight/refuse", 409).then().body(equalTo("not today"));
         }
     }
 
     /**
-     * Calls {@code path} until it answers {@code status}: the seat of the call before comes back just after its
-     * caller has read the answer, so a refusal (429) meanwhile is sent again (at most 30 s: only a seat never
-     * given back takes that long; the lease is 10 minutes).
+     * Calls {@code path} as {@code caller} until it answers {@code status}: the seat of the call before comes back
+     * just after its caller has read the answer, so a refusal (429) meanwhile is sent again (at most 30 s: only a
+     * seat never given back takes that long; the lease is 10 minutes). {@link UnmappedExceptionScenarios} calls it
+     * too.
      */
-    protected io.restassured.response.Response answeredOnceASeatIsFree(String path, int status) throws InterruptedException {
+    static io.restassured.response.Response answeredOnceASeatIsFree(Client caller, String path, int status) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
-            io.restassured.response.Response r = me().get(path);
+            io.restassured.response.Response r = caller.me().get(path);
             if (r.statusCode() != 429) {
                 assertEquals(status, r.statusCode(), r.asString());
                 return r;

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import static it.throttle.scenarios.Client.rnd;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -25,19 +26,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * application's plan bean), the reserved plans {@code unlimited} and {@code blocked}, a weigher and a login endpoint
  * that counts only failures. The lists name {@code 198.18.0.0/24} and {@code 2001:db8:b10c::/48} blocked,
  * {@code 198.18.1.0/24} unlimited and {@code 198.18.2.0/24} pro, besides the keys {@code blocked-key},
- * {@code unlimited-key} and {@code pro-key} and the user {@code pro-user}.
+ * {@code unlimited-key} and {@code pro-key} and the user {@code pro-user}. Implemented by each runtime's suite.
  */
-public abstract class PlanScenarios extends InFlightScenarios {
+public interface PlanScenarios extends Client {
 
-    private static final String PRICED = "/it/plans/priced";
-    private static final String DEFAULT_POLICY = "\"1h\";q=3;w=3600";
-    private static final String PRO_POLICY = "\"1h\";q=10;w=3600";
+    String PRICED = "/it/plans/priced";
+    String DEFAULT_POLICY = "\"1h\";q=3;w=3600";
+    String PRO_POLICY = "\"1h\";q=10;w=3600";
     /** Every rate-limit field Throttle may send, in either dialect. */
-    private static final List<String> FIELDS = List.of("RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+    List<String> FIELDS = List.of("RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining",
             "X-RateLimit-Reset", "Retry-After");
 
     /** An address of a network the lists name, e.g. {@code 198.18.0.x} for {@code 198.18.0.0/24}. */
-    protected static String in(String network) {
+    private static String in(String network) {
         return network + "." + rnd();
     }
 
@@ -53,7 +54,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     /** A 403 problem body, without rate-limit fields, through the application's own response filter. */
-    protected static void isBlocked(Response r) {
+    private static void isBlocked(Response r) {
         r.then().statusCode(403).contentType(containsString("application/problem+json"))
                 .header("Access-Control-Allow-Origin", equalTo("*"))
                 .body("status", equalTo(403)).body("title", equalTo("Forbidden"));
@@ -61,7 +62,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void eachCallerGetsTheLimitsOfItsPlan() {
+    default void eachCallerGetsTheLimitsOfItsPlan() {
         allowedOn(me().get(PRICED), DEFAULT_POLICY, 2);
         // on plan pro by the lists: a key, a user, an address of a network
         allowedOn(as(in("10.20.1")).header("X-API-Key", "pro-key").get(PRICED), PRO_POLICY, 9);
@@ -73,7 +74,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void anIdentityThatChangesPlanKeepsWhatItUsed() {
+    default void anIdentityThatChangesPlanKeepsWhatItUsed() {
         for (int i = 2; i >= 0; i--) {
             allowedOn(me().get(PRICED), DEFAULT_POLICY, i);
         }
@@ -86,7 +87,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void unlimitedCallersAreNotCountedAndSeeNoFields() {
+    default void unlimitedCallersAreNotCountedAndSeeNoFields() {
         String address = in("198.18.1");
         List<Supplier<RequestSpecification>> unlimited = List.of(() -> me().header("X-API-Key", "unlimited-key"), () -> as(address));
         for (Supplier<RequestSpecification> caller : unlimited) {
@@ -101,7 +102,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void blockedCallersAreRefusedWith403() {
+    default void blockedCallersAreRefusedWith403() {
         isBlocked(me().header("X-API-Key", "blocked-key").get("/it/fixed"));
         isBlocked(as(in("198.18.0")).get("/it/fixed"));
         isBlocked(as("2001:db8:b10c::" + Integer.toHexString(rnd())).get("/it/fixed"));
@@ -115,14 +116,14 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void aBlockedCallerOfABeanIsRefusedWith403() {
+    default void aBlockedCallerOfABeanIsRefusedWith403() {
         isBlocked(me().header("X-Plan", "blocked").get("/it/export"));
         // the bean's pro limits applied, and the resource sees the bean call's decision
         me().header("X-Plan", "pro").get("/it/export").then().statusCode(200).body(matchesPattern("exported plan=pro remaining=\\d+"));
     }
 
     @Test
-    public void aWeigherChargesWhatTheQuerySays() {
+    default void aWeigherChargesWhatTheQuerySays() {
         Response free = me().queryParam("size", 0).get("/it/sized");
         // nothing counted yet: no weight is due back, so there is no effective window (t) to tell (draft-11)
         free.then().statusCode(200).header("RateLimit", equalTo("\"1h\";r=10"));
@@ -151,7 +152,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void onlyFailedLoginsUseTheQuota() {
+    default void onlyFailedLoginsUseTheQuota() {
         String user = "u" + System.nanoTime();
         for (int i = 0; i < 8; i++) {
             // charged while it runs (r=4), given back once it succeeded
@@ -166,7 +167,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void concurrentFailedLoginsNeverGetPastTheLimit() {
+    default void concurrentFailedLoginsNeverGetPastTheLimit() {
         String user = "c" + System.nanoTime();
         List<Integer> statuses = Concurrently.run(24, i -> login(user, "wrong").statusCode());
         assertEquals(Map.of(401, 5L, 429, 19L), Concurrently.histogram(statuses));
@@ -174,7 +175,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void concurrentSuccessesLeaveTheFailuresTheirLimit() {
+    default void concurrentSuccessesLeaveTheFailuresTheirLimit() {
         String user = "m" + System.nanoTime();
         List<Integer> statuses = Concurrently.run(20, i -> login(user, i % 2 == 0 ? "secret" : "wrong").statusCode());
         long failed = statuses.stream().filter(s -> s == 401).count();
@@ -188,7 +189,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void refusalsPassThroughTheApplicationsResponseFilters() {
+    default void refusalsPassThroughTheApplicationsResponseFilters() {
         for (int i = 0; i < 3; i++) {
             me().get("/it/fixed").then().statusCode(200).header("Access-Control-Allow-Origin", equalTo("*"));
         }
@@ -201,7 +202,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void theResourceMethodSeesTheDecisionOfItsCall() {
+    default void theResourceMethodSeesTheDecisionOfItsCall() {
         for (String path : List.of("/it/plans/quota", "/it/plans/quota-async")) {
             me().get(path).then().statusCode(200).body(equalTo("plan=default remaining=2"));
             me().header("X-Plan", "pro").get(path).then().statusCode(200).body(equalTo("plan=pro remaining=8"));
@@ -211,7 +212,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     @Test
-    public void theApplicationsFiltersSeeTheDecisionAsARequestProperty() {
+    default void theApplicationsFiltersSeeTheDecisionAsARequestProperty() {
         String path = "/it/plans/quota-header";
         me().get(path).then().statusCode(200).header("X-Quota", equalTo("plan=default remaining=2"));
         me().header("X-API-Key", "pro-key").get(path).then().statusCode(200).header("X-Quota", equalTo("plan=pro remaining=8"));
@@ -219,16 +220,19 @@ public abstract class PlanScenarios extends InFlightScenarios {
         me().header("X-Plan", "blocked").get(path).then().statusCode(403).header("X-Quota", equalTo("no decision"));
     }
 
-    /** Calls of one bucket are counted under the plan whose limits applied, and under no other name. */
-    protected void callsAreCountedByPlan(Observability observed) {
+    /**
+     * Calls of one bucket are counted under the plan whose limits applied, and under no other name: for the suites
+     * whose server publishes metrics, calling as {@code caller}.
+     */
+    static void callsAreCountedByPlan(Client caller, Observability observed) {
         String bucket = "it.throttle.app.PlansResource#priced";
         List<String> plans = List.of("default", "pro", "unlimited", "blocked");
         PrometheusText before = observed.metrics();
-        me().get(PRICED).then().statusCode(200);
-        as(in("10.21.1")).header("X-Plan", "gold").get(PRICED).then().statusCode(200);
-        as(in("10.21.2")).header("X-API-Key", "pro-key").get(PRICED).then().statusCode(200);
-        me().header("X-Plan", "blocked").get(PRICED).then().statusCode(403);
-        me().header("X-API-Key", "unlimited-key").get(PRICED).then().statusCode(200);
+        caller.me().get(PRICED).then().statusCode(200);
+        caller.as(in("10.21.1")).header("X-Plan", "gold").get(PRICED).then().statusCode(200);
+        caller.as(in("10.21.2")).header("X-API-Key", "pro-key").get(PRICED).then().statusCode(200);
+        caller.me().header("X-Plan", "blocked").get(PRICED).then().statusCode(403);
+        caller.me().header("X-API-Key", "unlimited-key").get(PRICED).then().statusCode(200);
         PrometheusText after = observed.metrics();
         Map<String, Map<String, Double>> changes = new TreeMap<>();
         for (String plan : plans) {
@@ -247,7 +251,7 @@ public abstract class PlanScenarios extends InFlightScenarios {
     }
 
     /** With a plan bean (and a blocked list), throttled operations document the 403; the others do not. */
-    public static void blockedCallersAreDocumented(JsonPath doc) {
+    static void blockedCallersAreDocumented(JsonPath doc) {
         for (String path : List.of("/it/override/limited", PRICED, "/it/login")) {
             String operation = path.equals("/it/login") ? "post" : "get";
             assertEquals("#/components/responses/ThrottleBlocked",

@@ -5,18 +5,19 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static it.throttle.scenarios.Client.rnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Callers that wait for their turn ({@code it.throttle.app.WaitingResource}: 2 calls per 2 s, a wait of up to
  * 2.5 s): of 6 calls sent at once, those that do not fit now are reserved in the next windows and answered 200
- * when their turn comes; those that cannot fit within the wait get 429 at once.
+ * when their turn comes; those that cannot fit within the wait get 429 at once. Implemented by each runtime's suite.
  */
-public abstract class WaitingScenarios extends ClientScenarios {
+public interface WaitingScenarios extends Client {
 
     @Test
-    public void callsThatDoNotFitNowWaitForTheirTurnAndTheRestGet429() {
+    default void callsThatDoNotFitNowWaitForTheirTurnAndTheRestGet429() {
         // Six calls sent at once meet in one window or two, where the third of a window waits for its turn. Only a
         // machine too slow to decide six calls within 2 s spreads them over three windows, each call fitting at
         // once: the answers show it (none waited) and the calls are sent again by a new client.

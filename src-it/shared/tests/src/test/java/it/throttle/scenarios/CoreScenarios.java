@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import static it.throttle.scenarios.Client.rnd;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -18,13 +19,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The HTTP behaviour of Throttle, as any client sees it: each runtime's suite extends this class (and so runs
- * the {@link PlanScenarios} and {@link InFlightScenarios} too).
+ * The HTTP behaviour of Throttle, as any client sees it: the 429 and its fields, several limits, weights, shared
+ * names, identities, forwarded addresses, configuration overrides, report mode, beans and asynchronous endpoints.
+ * Implemented by each runtime's suite, beside the other sets ({@link PlanScenarios}, {@link InFlightScenarios},
+ * {@link WaitingScenarios}).
  */
-public abstract class ThrottleScenarios extends PlanScenarios {
+public interface CoreScenarios extends Client {
 
     @Test
-    public void status429IsReturnedOnceTheQuotaIsSpentWithEveryField() {
+    default void status429IsReturnedOnceTheQuotaIsSpentWithEveryField() {
         for (int i = 1; i <= 3; i++) {
             me().get("/it/fixed").then().statusCode(200).body(equalTo("fixed"))
                     .header("RateLimit-Policy", equalTo("\"1h\";q=3;w=3600"))
@@ -48,12 +51,12 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void endpointsWithoutThrottleCarryNoFields() {
+    default void endpointsWithoutThrottleCarryNoFields() {
         me().get("/it/open").then().statusCode(200).header("RateLimit", nullValue()).header("RateLimit-Policy", nullValue());
     }
 
     @Test
-    public void theShortLimitRecoversWhileTheLongOneStillDenies() {
+    default void theShortLimitRecoversWhileTheLongOneStillDenies() {
         // the short window slides by the second: three calls less than 4 s apart meet in it; should the machine be
         // slower than that, start again as a new client
         String who = null;
@@ -94,14 +97,14 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void aWeightedCallSpendsItsWeight() {
+    default void aWeightedCallSpendsItsWeight() {
         me().get("/it/weighted").then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=6;t=\\d+"));
         me().get("/it/weighted").then().statusCode(200).header("RateLimit", matchesPattern("\"1h\";r=2;t=\\d+"));
         me().get("/it/weighted").then().statusCode(429).header("RateLimit", matchesPattern("\"1h\";r=2;t=\\d+"));
     }
 
     @Test
-    public void targetsWithTheSameNameShareOneQuota() {
+    default void targetsWithTheSameNameShareOneQuota() {
         me().get("/it/shared-a").then().statusCode(200).header("RateLimit-Policy", equalTo("\"shared-1h\";q=3;w=3600"));
         me().get("/it/shared-b").then().statusCode(200);
         me().get("/it/shared-a").then().statusCode(200);
@@ -109,7 +112,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void aClassLevelLimitAppliesToEachMethodAndAMethodsOwnReplacesIt() {
+    default void aClassLevelLimitAppliesToEachMethodAndAMethodsOwnReplacesIt() {
         me().get("/it/class/one").then().statusCode(200);
         me().get("/it/class/one").then().statusCode(200);
         me().get("/it/class/one").then().statusCode(429);
@@ -121,7 +124,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void theAuthenticatedPrincipalIsLimitedWhateverItsAddress() {
+    default void theAuthenticatedPrincipalIsLimitedWhateverItsAddress() {
         String user = "u" + System.nanoTime();
         as("10.1.1.1").header("X-Test-User", user).get("/it/by-user").then().statusCode(200);
         as("10.1.1.2").header("X-Test-User", user).get("/it/by-user").then().statusCode(200);
@@ -130,7 +133,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void byDefaultThePrincipalElseTheAddressIsLimited() {
+    default void byDefaultThePrincipalElseTheAddressIsLimited() {
         String user = "d" + System.nanoTime();
         me().header("X-Test-User", user).get("/it/by-default").then().statusCode(200);
         me().header("X-Test-User", user).get("/it/by-default").then().statusCode(200);
@@ -140,14 +143,14 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void theClientAddressIsLimitedWhateverThePrincipal() {
+    default void theClientAddressIsLimitedWhateverThePrincipal() {
         me().header("X-Test-User", "a").get("/it/by-address").then().statusCode(200);
         me().header("X-Test-User", "b").get("/it/by-address").then().statusCode(200);
         me().header("X-Test-User", "c").get("/it/by-address").then().statusCode(429);
     }
 
     @Test
-    public void anApiKeyHeaderIsLimitedAndAMissingKeyFallsBackToTheAddress() {
+    default void anApiKeyHeaderIsLimitedAndAMissingKeyFallsBackToTheAddress() {
         String key = "k" + System.nanoTime();
         as("10.2.2.1").header("X-API-Key", key).get("/it/by-header").then().statusCode(200);
         as("10.2.2.2").header("X-API-Key", key).get("/it/by-header").then().statusCode(200);
@@ -156,11 +159,11 @@ public abstract class ThrottleScenarios extends PlanScenarios {
         me().get("/it/by-header").then().statusCode(200);
         me().get("/it/by-header").then().statusCode(200);
         me().get("/it/by-header").then().statusCode(429);
-        as(client + "9").get("/it/by-header").then().statusCode(200);
+        as(client() + "9").get("/it/by-header").then().statusCode(200);
     }
 
     @Test
-    public void anApiKeyHeaderSetByAnEarlierApplicationFilterIsTheOneCounted() {
+    default void anApiKeyHeaderSetByAnEarlierApplicationFilterIsTheOneCounted() {
         String key = "f" + System.nanoTime();
         as("10.2.3.1").header("X-Test-Key-From", key).header("X-API-Key", "other" + key).get("/it/by-header")
                 .then().statusCode(200);
@@ -172,7 +175,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void aResolverBeanOfTheApplicationChoosesTheIdentity() {
+    default void aResolverBeanOfTheApplicationChoosesTheIdentity() {
         String tenant = "Acme" + System.nanoTime();
         as("10.3.1.1").header("X-Tenant", tenant).get("/it/by-tenant").then().statusCode(200);
         as("10.3.1.2").header("X-Tenant", tenant.toUpperCase()).get("/it/by-tenant").then().statusCode(200);
@@ -181,20 +184,20 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void withTwoIdentitiesEachIsLimitedAndADeniedCallChargesNeither() {
+    default void withTwoIdentitiesEachIsLimitedAndADeniedCallChargesNeither() {
         String user = "b" + System.nanoTime();
         me().header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(200);
         me().header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(200);
         // the user is spent; from another address the call is denied and the new address keeps its quota
         // another address of the same network, never the client's own (which may end in .254 too)
-        String other = client.replaceAll("\\.\\d+$", client.endsWith(".254") ? ".253" : ".254");
+        String other = client().replaceAll("\\.\\d+$", client().endsWith(".254") ? ".253" : ".254");
         as(other).header("X-Test-User", user).get("/it/by-address-and-user").then().statusCode(429);
         as(other).header("X-Test-User", user + "-2").get("/it/by-address-and-user").then().statusCode(200)
                 .header("RateLimit", matchesPattern("\"1h\";r=1;t=\\d+"));
     }
 
     @Test
-    public void aTrustedProxysForwardedForNamesTheClient() {
+    default void aTrustedProxysForwardedForNamesTheClient() {
         String a = "192.0.2." + rnd();
         for (int i = 0; i < 3; i++) {
             as(a).get("/it/fixed");
@@ -207,7 +210,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void anUntrustedPeerCannotChooseItsIdentityWithForwardedFor() {
+    default void anUntrustedPeerCannotChooseItsIdentityWithForwardedFor() {
         String host = "127.0.0.1";
         String path = "/it/by-address";
         // a peer outside the trusted proxies: whatever it forwards, it is itself
@@ -219,7 +222,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void configurationOverridesAndSwitchesLimitsOff() {
+    default void configurationOverridesAndSwitchesLimitsOff() {
         me().get("/it/override/limited").then().statusCode(200).header("RateLimit-Policy", equalTo("\"1h\";q=2;w=3600"));
         me().get("/it/override/limited").then().statusCode(200);
         me().get("/it/override/limited").then().statusCode(429);
@@ -232,7 +235,7 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void aTargetInReportModeIsNeverRefusedAndSendsNoFields() {
+    default void aTargetInReportModeIsNeverRefusedAndSendsNoFields() {
         for (int i = 0; i < 3; i++) {
             me().get("/it/override/reported").then().statusCode(200).body(equalTo("reported"))
                     .header("RateLimit", nullValue()).header("RateLimit-Policy", nullValue()).header("Retry-After", nullValue());
@@ -240,27 +243,27 @@ public abstract class ThrottleScenarios extends PlanScenarios {
     }
 
     @Test
-    public void aBeanInReportModeNeverThrows() {
+    default void aBeanInReportModeNeverThrows() {
         for (int i = 0; i < 3; i++) {
             me().get("/it/service/reported").then().statusCode(200).body(equalTo("reported"));
         }
     }
 
     @Test
-    public void theDecisionIsTakenBeforeTheEntityIsRead() {
+    default void theDecisionIsTakenBeforeTheEntityIsRead() {
         me().body("x".repeat(1000)).post("/it/upload").then().statusCode(200).body(equalTo("read 1000"));
         me().body("y".repeat(1000)).post("/it/upload").then().statusCode(429);
     }
 
     @Test
-    public void anAsynchronousEndpointIsThrottled() {
+    default void anAsynchronousEndpointIsThrottled() {
         me().get("/it/async").then().statusCode(200).body(equalTo("async")).header("RateLimit", matchesPattern("\"1h\";r=1;t=\\d+"));
         me().get("/it/async").then().statusCode(200);
         me().get("/it/async").then().statusCode(429);
     }
 
     @Test
-    public void aThrottledExceptionFromABeanBecomesA429() {
+    default void aThrottledExceptionFromABeanBecomesA429() {
         int ok = 0;
         int denied = 0;
         for (int i = 0; i < 4; i++) {
