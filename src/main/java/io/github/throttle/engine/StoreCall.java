@@ -28,12 +28,8 @@ public final class StoreCall {
     /** Pairs of key {@code i} are {@code [firstPair[i], firstPair[i + 1])}. */
     private final int[] firstPair;
     private final Pair[] pairs;
-    /** Per pair: the earlier pair of the same key and window whose count it shares, or -1. */
-    private final int[] sharesCountWith;
-    /** Per pair: the weight its count records, the largest own weight of the pairs sharing it. */
-    private final long[] countWeight;
-    /** Per pair: whether its count may be given back: every pair sharing it may. */
-    private final boolean[] countReturnable;
+    /** Which pairs share a count (one key, one window), with what weight and whether it may come back. */
+    private final SharedCounts counts;
 
     private record Pair(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
     }
@@ -61,29 +57,8 @@ public final class StoreCall {
             }
         }
         firstPair[keys.length] = n;
-        this.sharesCountWith = new int[n];
-        this.countWeight = new long[n];
-        this.countReturnable = new boolean[n];
-        for (int k = 0; k < keys.length; k++) {
-            for (int p = firstPair[k]; p < firstPair[k + 1]; p++) {
-                sharesCountWith[p] = -1;
-                for (int q = firstPair[k]; q < p; q++) {
-                    if (pairs[q].limit().sameWindow(pairs[p].limit())) {
-                        sharesCountWith[p] = q;
-                        break;
-                    }
-                }
-                int first = sharesCountWith[p] < 0 ? p : sharesCountWith[p];
-                countWeight[first] = Math.max(countWeight[first], pairs[p].weight());
-                countReturnable[first] = (first == p || countReturnable[first]) && pairs[p].returnable();
-            }
-            for (int p = firstPair[k]; p < firstPair[k + 1]; p++) {
-                if (sharesCountWith[p] >= 0) {
-                    countWeight[p] = countWeight[sharesCountWith[p]];
-                    countReturnable[p] = countReturnable[sharesCountWith[p]];
-                }
-            }
-        }
+        this.counts = new SharedCounts(firstPair, pairs.length, (p, q) -> pairs[p].limit().sameWindow(pairs[q].limit()),
+                p -> pairs[p].weight(), p -> pairs[p].returnable());
     }
 
     /**
@@ -142,7 +117,7 @@ public final class StoreCall {
      * count; 0 when the call only reports usage.
      */
     public long weight(int pair) {
-        return record ? countWeight[pair] : 0;
+        return record ? counts.weight(pair) : 0;
     }
 
     /** The weight this pair's limit charges, whatever other limits sharing its count charge; 0 when only reporting. */
@@ -171,7 +146,7 @@ public final class StoreCall {
      * for both.
      */
     public int sharesCountWith(int pair) {
-        return sharesCountWith[pair];
+        return counts.sharesWith(pair);
     }
 
     /** The index, among the caller's limits, of the limit this pair counts for. */
@@ -185,7 +160,7 @@ public final class StoreCall {
      * holding it (never twice).
      */
     public boolean returnable(int pair) {
-        return record && sharesCountWith[pair] < 0 && (countReturnable[pair] || pairs[pair].limit().inFlight());
+        return record && counts.sharesWith(pair) < 0 && (counts.returnable(pair) || pairs[pair].limit().inFlight());
     }
 
     /** Whether a pair counts calls in progress: an {@linkplain Limit#inFlight() in-flight} limit. */
@@ -257,7 +232,7 @@ public final class StoreCall {
         int[] of = new int[pairs.length];
         int n = 0;
         for (int p = 0; p < pairs.length; p++) {
-            if (sharesCountWith[p] < 0) {
+            if (counts.sharesWith(p) < 0) {
                 of[n++] = p;
             }
         }
