@@ -23,6 +23,9 @@ import static io.github.throttle.fleet.ManyAssignmentsTest.assertOnItsPlan;
 @EnabledIfSystemProperty(named = "throttle.measure", matches = "true")
 class ManyAssignmentsMeasurement {
 
+    /** Whether each change is logged at INFO, as in production ({@code -Dthrottle.measure.logged=false}: not). */
+    private static final boolean LOGGED = !"false".equals(System.getProperty("throttle.measure.logged"));
+
     @Test
     void measureTenThousandAssignmentsOverRedis() {
         InstantSource clock = InstantSource.system();
@@ -30,7 +33,7 @@ class ManyAssignmentsMeasurement {
              Limiter one = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock);
              Limiter two = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock)) {
             long start = System.nanoTime();
-            ManyAssignmentsTest.assignInARow(admin(one), ASSIGNMENTS);
+            ManyAssignmentsTest.assignInARow(admin(one), ASSIGNMENTS, LOGGED);
             long written = System.nanoTime();
             fleet(two).poll();
             long applied = System.nanoTime();
@@ -40,9 +43,9 @@ class ManyAssignmentsMeasurement {
             try (Limiter three = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock)) {
                 long started = System.nanoTime();
                 assertOnItsPlan(three, ASSIGNMENTS - 1);
-                System.out.printf("%n%d assignments in a row: %d ms (%.0f/s); instance two applied the rest after the last: %d ms;"
+                System.out.printf("%n%d assignments in a row (each logged: %s): %d ms (%.0f/s); instance two applied the rest after the last: %d ms;"
                                 + " an instance started afterwards read and applied all: %d ms%n",
-                        ASSIGNMENTS, ms(written - start), ASSIGNMENTS * 1e9 / (written - start), ms(applied - written), ms(started - fresh));
+                        ASSIGNMENTS, LOGGED, ms(written - start), ASSIGNMENTS * 1e9 / (written - start), ms(applied - written), ms(started - fresh));
             }
             // the second instance polling meanwhile kept up: now, one poll that brings nothing
             long idle = System.nanoTime();

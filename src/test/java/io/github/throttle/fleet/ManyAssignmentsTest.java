@@ -33,11 +33,15 @@ class ManyAssignmentsTest {
         return PLANS[i % PLANS.length];
     }
 
-    /** Assigns {@code key:k0} to {@code key:k<n-1>} through {@code admin}, one after the other. */
-    static void assignInARow(Administration admin, int n) {
+    /**
+     * Assigns {@code key:k0} to {@code key:k<n-1>} through {@code admin}, one after the other.
+     *
+     * @param logged whether each change is logged (at INFO, as in production), or only warnings
+     */
+    static void assignInARow(Administration admin, int n, boolean logged) {
         Logger logger = Logger.getLogger("io.github.throttle");
         Level was = logger.getLevel();
-        logger.setLevel(Level.WARNING);
+        logger.setLevel(logged ? Level.INFO : Level.WARNING);
         try {
             for (int i = 0; i < n; i++) {
                 admin.assign("key:k" + i, plan(i), null, "ops");
@@ -63,7 +67,7 @@ class ManyAssignmentsTest {
         try (RedisProcess redis = RedisProcess.start();
              Limiter one = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock);
              Limiter two = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock)) {
-            assignInARow(admin(one), ASSIGNMENTS);
+            assignInARow(admin(one), ASSIGNMENTS, false);
             fleet(two).poll();
 
             for (int i = ASSIGNMENTS - 30; i < ASSIGNMENTS; i++) {
