@@ -96,7 +96,7 @@ public final class Administration {
                         + "): " + e.getMessage(), e);
             }
         }
-        targets.checkOverride(key, limits);
+        LimitOverrides.check(targets, key, limits);
         change(new SharedChange(LimitOverrides.field(key), LimitOverrides.format(limits), "the override of " + key,
                 "limits of " + key + " overridden: " + limits), principal);
     }

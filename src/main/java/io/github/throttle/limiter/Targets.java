@@ -226,49 +226,9 @@ public final class Targets {
         return instance;
     }
 
-    /**
-     * Why these rate limits cannot replace those of {@code key}: a bucket or plan no target declares (rate limits
-     * of), no limit, an in-flight one, one that breaks a rule of {@link Limit#check}, two counting the same
-     * window, or a limit below the weight of a call a target charges there.
-     *
-     * @throws IllegalArgumentException naming what is wrong
-     */
-    public void checkOverride(BucketPlan key, List<Limit> limits) {
-        List<LimitConfig> replaced = new ArrayList<>();
-        boolean bucketKnown = false;
-        for (Target t : built.values()) {
-            for (LimitConfig c : t.config().limits()) {
-                bucketKnown |= c.bucket().equals(key.bucket());
-                if (c.bucket().equals(key.bucket()) && c.plan().equals(key.plan()) && !c.inFlight()) {
-                    replaced.add(c);
-                }
-            }
-        }
-        if (!bucketKnown) {
-            throw new IllegalArgumentException("bucket '" + key.bucket() + "': no throttled method counts in it");
-        }
-        if (replaced.isEmpty()) {
-            throw new IllegalArgumentException("plan '" + key.plan() + "': no rate limit of bucket " + key.bucket()
-                    + (key.plan().isEmpty() ? " is a default limit" : " is declared for it"));
-        }
-        if (limits.isEmpty()) {
-            throw new IllegalArgumentException("limits: at least one rate is needed (clear the override to go back to the configured limits)");
-        }
-        for (int i = 0; i < limits.size(); i++) {
-            for (int j = 0; j < i; j++) {
-                if (limits.get(j).sameWindow(limits.get(i))) {
-                    throw new IllegalArgumentException("rates " + (j + 1) + " and " + (i + 1) + " count the same window ("
-                            + limits.get(i) + "); give one a different window or precision");
-                }
-            }
-            for (LimitConfig c : replaced) {
-                int rate = i + 1;
-                limits.get(i).checkWeight(c.weight()).ifPresent(broken -> {
-                    throw new IllegalArgumentException("rate " + rate + " (" + limits.get(rate - 1) + "): limit " + limits.get(rate - 1).limit()
-                            + " is below the weight " + c.weight() + " that " + c.where() + " charges: such a call could never pass");
-                });
-            }
-        }
+    /** The configuration of every target built so far. */
+    public List<TargetConfig> configs() {
+        return built.values().stream().map(Target::config).toList();
     }
 
     /** Puts these overrides in force on every target, built or to be built. */
