@@ -64,13 +64,13 @@ final class SharedSettingsWatch implements AutoCloseable {
      */
     synchronized void write(SharedChange change) {
         long written = wait(store.writeShared(key, change.field(), change.value()), "keep " + change.what());
+        Map<String, String> field = new java.util.HashMap<>();
+        field.put(change.field(), change.value());
+        onChange.accept(new SharedChanges(written, false, field));
         if (written == version + 1) {
-            Map<String, String> field = new java.util.HashMap<>();
-            field.put(change.field(), change.value());
-            onChange.accept(new SharedChanges(written, false, field));
             version = written;
         } else {
-            // another instance wrote meanwhile: what changed since the version held, this change included
+            // another instance wrote meanwhile: what changed since the version held (this change again, as it is now)
             poll();
         }
     }
