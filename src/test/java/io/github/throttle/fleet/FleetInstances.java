@@ -21,9 +21,12 @@ import java.util.Optional;
 /** Instances of one application, each a limiter on its own store client, as the fleet tests start them. */
 final class FleetInstances {
 
+    /** The bucket {@link Api#search} counts in. */
+    static final String BUCKET = "search";
+
     static class Api {
-        @Throttle(limit = 2, duration = 60, key = ThrottleKey.ApiKey.class)
-        @Throttle(limit = 100, duration = 60, key = ThrottleKey.ApiKey.class, plan = "pro")
+        @Throttle(limit = 2, duration = 60, name = BUCKET, key = ThrottleKey.ApiKey.class)
+        @Throttle(limit = 100, duration = 60, name = BUCKET, key = ThrottleKey.ApiKey.class, plan = "pro")
         public void search() { }
     }
 
