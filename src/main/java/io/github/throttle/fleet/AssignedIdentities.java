@@ -21,8 +21,10 @@ final class AssignedIdentities {
 
     /** Every assignment applied, ended ones included, by identity as the lists write it. */
     private final Map<String, Assignment> byIdentity = new ConcurrentHashMap<>();
-    /** The identities naming each user ({@code user:ann} and {@code user: ann} are one), key or single address. */
-    private final Map<Object, Set<String>> byValue = new ConcurrentHashMap<>();
+    /** The identities naming each user ({@code user:ann} and {@code user: ann} are one), API key and single address. */
+    private final Map<Object, Set<String>> users = new ConcurrentHashMap<>();
+    private final Map<Object, Set<String>> keys = new ConcurrentHashMap<>();
+    private final Map<Object, Set<String>> addresses = new ConcurrentHashMap<>();
     /** The address blocks of more than one address, by identity. */
     private final Map<String, Cidr> blocks = new ConcurrentHashMap<>();
     private final String keyHeader;
@@ -42,12 +44,12 @@ final class AssignedIdentities {
             remove(identity);
             return;
         }
-        Object value = value(identity);
         byIdentity.put(identity, assignment);
+        Object value = value(identity);
         if (value instanceof Cidr c && !c.single()) {
             blocks.put(identity, c);
         } else {
-            byValue.computeIfAbsent(value, v -> ConcurrentHashMap.newKeySet()).add(identity);
+            index(identity).computeIfAbsent(value, v -> ConcurrentHashMap.newKeySet()).add(identity);
         }
     }
 
@@ -59,8 +61,13 @@ final class AssignedIdentities {
         if (value instanceof Cidr c && !c.single()) {
             blocks.remove(identity);
         } else {
-            byValue.computeIfPresent(value, (v, ids) -> ids.remove(identity) && ids.isEmpty() ? null : ids);
+            index(identity).computeIfPresent(value, (v, ids) -> ids.remove(identity) && ids.isEmpty() ? null : ids);
         }
+    }
+
+    /** The index of identities of this one's kind. */
+    private Map<Object, Set<String>> index(String identity) {
+        return identity.startsWith("user:") ? users : identity.startsWith("key:") ? keys : addresses;
     }
 
     /**
@@ -72,20 +79,27 @@ final class AssignedIdentities {
             return null;
         }
         String best = null;
-        Optional<Principal> user = caller.principal();
-        if (user.isPresent()) {
-            best = better(best, byValue.get("user:" + user.get().getName()), now);
+        if (!users.isEmpty()) {
+            Optional<Principal> user = caller.principal();
+            if (user.isPresent()) {
+                best = better(best, users.get(user.get().getName()), now);
+            }
         }
-        Optional<String> key = caller.header(keyHeader);
-        if (key.isPresent()) {
-            best = better(best, byValue.get("key:" + key.get()), now);
+        if (!keys.isEmpty()) {
+            Optional<String> key = caller.header(keyHeader);
+            if (key.isPresent()) {
+                best = better(best, keys.get(key.get()), now);
+            }
         }
-        byte[] address = caller.clientAddress().map(Cidr::literal).orElse(null);
-        if (address != null) {
-            best = better(best, byValue.get(Cidr.exact(address)), now);
-            for (Map.Entry<String, Cidr> b : blocks.entrySet()) {
-                if (b.getValue().contains(address)) {
-                    best = better(best, Set.of(b.getKey()), now);
+        if (!addresses.isEmpty() || !blocks.isEmpty()) {
+            // parsed only when an assignment names an address
+            byte[] address = caller.clientAddress().map(Cidr::literal).orElse(null);
+            if (address != null) {
+                best = better(best, addresses.get(Cidr.exact(address)), now);
+                for (Map.Entry<String, Cidr> b : blocks.entrySet()) {
+                    if (b.getValue().contains(address)) {
+                        best = better(best, Set.of(b.getKey()), now);
+                    }
                 }
             }
         }
@@ -118,8 +132,8 @@ final class AssignedIdentities {
     }
 
     /**
-     * What a call is matched on for this identity: {@code user:<name>} or {@code key:<value>} (value trimmed), or the
-     * block of {@code ip:<address or CIDR>}.
+     * What a call is matched on for this identity: the name of {@code user:<name>}, the value of {@code key:<value>}
+     * (trimmed), or the block of {@code ip:<address or CIDR>}.
      *
      * @throws IllegalArgumentException when it is no identity ({@link PlanLists#checkEntry} tells first)
      */
@@ -128,7 +142,7 @@ final class AssignedIdentities {
         String kind = colon < 0 ? "" : identity.substring(0, colon);
         String value = identity.substring(colon + 1).trim();
         return switch (kind) {
-            case "user", "key" -> kind + ":" + value;
+            case "user", "key" -> value;
             case "ip" -> Cidr.parse(value);
             default -> throw new IllegalArgumentException("not an identity: " + identity);
         };
