@@ -100,15 +100,15 @@ final class LimitOverrides {
      * out (and logged). Called by one thread at a time.
      */
     void apply(Map<String, String> fields, boolean every) {
-        Map<BucketPlan, List<Limit>> now = new HashMap<>(every ? Map.of() : applied);
-        boolean changed = every;
+        // most changes are assignments: the overrides are copied only when one of them changed
+        Map<BucketPlan, List<Limit>> now = every ? new HashMap<>() : null;
         for (Map.Entry<String, String> f : fields.entrySet()) {
             if (isOverride(f.getKey())) {
-                changed = true;
+                now = now != null ? now : new HashMap<>(applied);
                 read(f.getKey(), f.getValue(), now);
             }
         }
-        if (changed) {
+        if (now != null) {
             applied = Map.copyOf(now);
             targets.override(applied);
         }
