@@ -7,8 +7,10 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.SharedState;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCallTimer;
+import io.github.throttle.fleet.SharedFleet;
 import io.github.throttle.metrics.Meters;
 import io.github.throttle.metrics.MetricsBackends;
 import io.github.throttle.memory.MemoryStore;
@@ -81,8 +83,11 @@ public final class Bootstrap {
         // the header of the built-in API-key resolver is a setting, read here once
         Function<Class<?>, Object> instances =
                 type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
-        return new Limiter(settings, codec, decider, new Targets(config, codec, instances, httpEndpoints, settings.report(),
+        Limiter limiter = new Limiter(settings, codec, decider, new Targets(config, codec, instances, httpEndpoints, settings.report(),
                 meters, clock, settings.keyHeader(), planBean), clock);
+        SharedState shared = store instanceof SharedState s ? s : SharedState.none(store.describe());
+        limiter.join(new SharedFleet(limiter, shared, codec, settings, clock));
+        return limiter;
     }
 
     private static Store open(ThrottleSettings settings) {

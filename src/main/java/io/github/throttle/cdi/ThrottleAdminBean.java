@@ -2,6 +2,8 @@ package io.github.throttle.cdi;
 
 import io.github.throttle.ThrottleAdmin;
 import io.github.throttle.Throttler;
+import io.github.throttle.fleet.Administration;
+import io.github.throttle.fleet.SharedFleet;
 import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,6 +25,10 @@ public class ThrottleAdminBean implements ThrottleAdmin {
     @Inject
     PrincipalLookup principals;
 
+    private Administration admin() {
+        return limiter.fleet(SharedFleet.class).admin();
+    }
+
     /** Who makes a change: the caller's principal (the admin API's operator), else the application. */
     private String who() {
         return principals.current().map(java.security.Principal::getName).filter(name -> !name.isBlank()).orElse(APPLICATION);
@@ -30,46 +36,46 @@ public class ThrottleAdminBean implements ThrottleAdmin {
 
     @Override
     public void assign(String identity, String plan, Duration duration) {
-        limiter.admin().assign(identity, plan, duration, who());
+        admin().assign(identity, plan, duration, who());
     }
 
     @Override
     public void unassign(String identity) {
-        limiter.admin().unassign(identity, who());
+        admin().unassign(identity, who());
     }
 
     @Override
     public Map<String, Assignment> assignments() {
-        return limiter.admin().assignments();
+        return admin().assignments();
     }
 
     @Override
     public List<BucketLimits> buckets() {
-        return limiter.admin().buckets();
+        return admin().buckets();
     }
 
     @Override
     public void override(String bucket, String plan, List<Throttler.Rate> limits) {
-        limiter.admin().override(bucket, plan, limits, who());
+        admin().override(bucket, plan, limits, who());
     }
 
     @Override
     public void clearOverride(String bucket, String plan) {
-        limiter.admin().clearOverride(bucket, plan, who());
+        admin().clearOverride(bucket, plan, who());
     }
 
     @Override
     public List<Usage> usage(String bucket, String plan, String identity) {
-        return limiter.admin().usage(bucket, plan, identity);
+        return admin().usage(bucket, plan, identity);
     }
 
     @Override
     public void reset(String bucket, String identity) {
-        limiter.admin().resetEverywhere(bucket, identity, who());
+        admin().resetEverywhere(bucket, identity, who());
     }
 
     @Override
     public List<Denied> topDenied(String bucket, int n) {
-        return limiter.admin().topDenied(bucket, n);
+        return admin().topDenied(bucket, n);
     }
 }

@@ -1,6 +1,5 @@
 package io.github.throttle.engine;
 
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -37,36 +36,6 @@ public interface Store extends AutoCloseable {
     default CompletionStage<Void> prepare() {
         return CompletableFuture.completedFuture(null);
     }
-
-    /**
-     * The settings shared under {@code key} by every instance using this store (the embedded store: this instance
-     * alone), field by field, their version under {@link #VERSION} included; empty when none were ever written.
-     */
-    default CompletionStage<Map<String, String>> readShared(String key) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
-    }
-
-    /** The version of the settings under {@code key}: it changes with every write; empty when none were ever written. */
-    default CompletionStage<String> sharedVersion(String key) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
-    }
-
-    /** Sets one shared setting ({@code value} null: removes it), then moves the version on. Kept without expiry. */
-    default CompletionStage<Void> writeShared(String key, String field, String value) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared settings"));
-    }
-
-    /**
-     * Adds {@code deltas} to the counters shared under {@code key} (field by field; a missing one counts from 0),
-     * and makes the key expire {@code ttlMillis} after this write: counts that only matter for a while, such as
-     * the denials of a few seconds. Read them with {@link #readShared}. The embedded store: this instance alone.
-     */
-    default CompletionStage<Void> addShared(String key, Map<String, Long> deltas, long ttlMillis) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " keeps no shared counts"));
-    }
-
-    /** The field holding the version of shared settings. */
-    String VERSION = "#version";
 
     /** A short description for logs (never with credentials). */
     String describe();

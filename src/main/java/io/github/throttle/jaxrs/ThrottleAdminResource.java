@@ -5,7 +5,7 @@ import io.github.throttle.Throttler;
 import io.github.throttle.config.Durations;
 import io.github.throttle.config.RateText;
 import io.github.throttle.config.ThrottleSettings;
-import io.github.throttle.limiter.AdminBounds;
+import io.github.throttle.fleet.AdminBounds;
 import io.github.throttle.limiter.Limiter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -2,7 +2,6 @@ package io.github.throttle.limiter;
 
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
-import io.github.throttle.ThrottleAdmin;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
@@ -38,10 +37,7 @@ public final class Limiter implements AutoCloseable {
     private final Targets targets;
     private final Plans plans;
     private final DenyCache denyCache;
-    private final Assignments assignments;
-    private final DeniedTally denials;
-    private final SharedSettingsWatch shared;
-    private final Administration admin;
+    private volatile Fleet fleet = Fleet.NONE;
     private final String probeKey;
     /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
     private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
@@ -54,11 +50,6 @@ public final class Limiter implements AutoCloseable {
         this.targets = targets;
         this.plans = targets.plans();
         this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
-        this.assignments = new Assignments(settings.keyHeader(), clock, plans::known);
-        this.denials = new DeniedTally(decider.store(), codec, clock);
-        this.shared = new SharedSettingsWatch(decider.store(), codec.sharedKey("settings"), settings.redisTimeout(), this::apply);
-        shared.every(DeniedTally.FLUSH, denials::flush);
-        this.admin = new Administration(this, settings.keyHeader(), targets, assignments, denials, shared, decider.store().describe(), clock);
         this.probeKey = codec.key(codec.bucketHead("throttle-readiness"), "probe");
     }
 
@@ -94,7 +85,8 @@ public final class Limiter implements AutoCloseable {
      */
     public CompletionStage<Verdict> decide(Target target, Caller caller) {
         boolean report = target.report();
-        String assigned = assignments.match(caller);
+        Fleet f = fleet;
+        String assigned = f.assignedPlan(caller);
         String plan = assigned != null ? assigned : plans.of(caller);
         if (PlanLists.BLOCKED.equals(plan)) {
             target.countBlocked();
@@ -119,7 +111,7 @@ public final class Limiter implements AutoCloseable {
             CallResult result = CallResult.of(decision, report);
             limits.count(result);
             if (result == CallResult.DENIED || result == CallResult.WOULD_DENY || result == CallResult.LOCAL_DENIED) {
-                charge.who().forEach(denials::record);
+                charge.who().forEach(f::denied);
             }
             if (decision.waitedMillis() > 0) {
                 limits.waited(decision.waitedMillis());
@@ -141,13 +133,10 @@ public final class Limiter implements AutoCloseable {
     }
 
     /**
-     * Applies the shared settings read from the store (a change made here or on another instance): assignments,
-     * overrides, and the deny cache forgets everything, since a change of limits, plan or counts makes its
-     * denials uncertain.
+     * Forgets every denial the deny cache remembers: a change of limits, plan or counts made while running makes
+     * them uncertain.
      */
-    private void apply(Map<String, String> fields) {
-        assignments.read(fields);
-        targets.override(Overrides.read(fields));
+    public void forgetDenials() {
         denyCache.clear();
     }
 
@@ -246,14 +235,28 @@ public final class Limiter implements AutoCloseable {
         return decider.store().reset(key);
     }
 
-    /** What {@link ThrottleAdmin} does: assignments, overrides, usage, resets and top denied on every instance. */
-    public Administration admin() {
-        return admin;
+    /** The targets of this application, as built so far. */
+    public Targets targets() {
+        return targets;
+    }
+
+    /** Joins the instances sharing this limiter's store: their assignments and denials count from now on. */
+    public void join(Fleet fleet) {
+        this.fleet = fleet;
+    }
+
+    /**
+     * The fleet joined, as its own type.
+     *
+     * @throws ClassCastException when the fleet joined is not one
+     */
+    public <F extends Fleet> F fleet(Class<F> type) {
+        return type.cast(fleet);
     }
 
     @Override
     public void close() {
-        shared.close();
+        fleet.close();
         decider.store().close();
     }
 }

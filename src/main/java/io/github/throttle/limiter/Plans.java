@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * if it names a reserved or declared plan, else none. The lists of a plan are read when the first target that
  * names it is built (start-up builds every target).
  */
-final class Plans {
+public final class Plans {
 
     private final Config config;
     private final String keyHeader;
@@ -42,7 +42,7 @@ final class Plans {
     }
 
     /** The caller's plan, or null for none. */
-    String of(Caller caller) {
+    public String of(Caller caller) {
         String listed = lists.match(caller);
         if (listed != null || bean.isEmpty()) {
             return listed;
@@ -55,7 +55,7 @@ final class Plans {
     }
 
     /** Whether {@code plan} is reserved or named by an annotation: a plan callers can be put on. */
-    boolean known(String plan) {
+    public boolean known(String plan) {
         return plan.equals(PlanLists.BLOCKED) || plan.equals(PlanLists.UNLIMITED) || declared.contains(plan);
     }
 

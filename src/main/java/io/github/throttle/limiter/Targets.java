@@ -51,7 +51,7 @@ public final class Targets {
     /** The heads of the buckets whose weight can come back: a target that gives successes back counts in them. */
     private final Set<String> givingBack = ConcurrentHashMap.newKeySet();
     /** The rate limits replaced while running, by bucket and plan. */
-    private volatile Map<Overrides.Key, List<Limit>> overrides = Map.of();
+    private volatile Map<BucketPlan, List<Limit>> overrides = Map.of();
 
     /**
      * Targets with no plan bean, in enforce mode, counted nowhere.
@@ -85,7 +85,7 @@ public final class Targets {
         this.plans = new Plans(config, keyHeader, planBean);
     }
 
-    Plans plans() {
+    public Plans plans() {
         return plans;
     }
 
@@ -152,14 +152,14 @@ public final class Targets {
      * identities, weight and name of the limit it replaces (several replaced limits that differ in those give
      * one set of the override's each); in-flight limits stay.
      */
-    private static List<LimitConfig> inForce(TargetConfig target, String plan, Map<Overrides.Key, List<Limit>> overrides) {
+    private static List<LimitConfig> inForce(TargetConfig target, String plan, Map<BucketPlan, List<Limit>> overrides) {
         List<LimitConfig> limits = new ArrayList<>();
         Set<List<Object>> replaced = new java.util.HashSet<>();
         for (LimitConfig c : target.limits()) {
             if (!c.plan().equals(plan)) {
                 continue;
             }
-            List<Limit> rates = c.inFlight() ? null : overrides.get(new Overrides.Key(c.bucket(), plan));
+            List<Limit> rates = c.inFlight() ? null : overrides.get(new BucketPlan(c.bucket(), plan));
             if (rates == null) {
                 limits.add(c);
             } else if (replaced.add(List.of(c.key(), c.weight(), c.weigher(), c.skipSuccessful(), c.name()))) {
@@ -226,53 +226,13 @@ public final class Targets {
         return instance;
     }
 
-    /**
-     * Why these rate limits cannot replace those of {@code key}: a bucket or plan no target declares (rate limits
-     * of), no limit, an in-flight one, one that breaks a rule of {@link Limit#check}, two counting the same
-     * window, or a limit below the weight of a call a target charges there.
-     *
-     * @throws IllegalArgumentException naming what is wrong
-     */
-    void checkOverride(Overrides.Key key, List<Limit> limits) {
-        List<LimitConfig> replaced = new ArrayList<>();
-        boolean bucketKnown = false;
-        for (Target t : built.values()) {
-            for (LimitConfig c : t.config().limits()) {
-                bucketKnown |= c.bucket().equals(key.bucket());
-                if (c.bucket().equals(key.bucket()) && c.plan().equals(key.plan()) && !c.inFlight()) {
-                    replaced.add(c);
-                }
-            }
-        }
-        if (!bucketKnown) {
-            throw new IllegalArgumentException("bucket '" + key.bucket() + "': no throttled method counts in it");
-        }
-        if (replaced.isEmpty()) {
-            throw new IllegalArgumentException("plan '" + key.plan() + "': no rate limit of bucket " + key.bucket()
-                    + (key.plan().isEmpty() ? " is a default limit" : " is declared for it"));
-        }
-        if (limits.isEmpty()) {
-            throw new IllegalArgumentException("limits: at least one rate is needed (clear the override to go back to the configured limits)");
-        }
-        for (int i = 0; i < limits.size(); i++) {
-            for (int j = 0; j < i; j++) {
-                if (limits.get(j).sameWindow(limits.get(i))) {
-                    throw new IllegalArgumentException("rates " + (j + 1) + " and " + (i + 1) + " count the same window ("
-                            + limits.get(i) + "); give one a different window or precision");
-                }
-            }
-            for (LimitConfig c : replaced) {
-                int rate = i + 1;
-                limits.get(i).checkWeight(c.weight()).ifPresent(broken -> {
-                    throw new IllegalArgumentException("rate " + rate + " (" + limits.get(rate - 1) + "): limit " + limits.get(rate - 1).limit()
-                            + " is below the weight " + c.weight() + " that " + c.where() + " charges: such a call could never pass");
-                });
-            }
-        }
+    /** The configuration of every target built so far. */
+    public List<TargetConfig> configs() {
+        return built.values().stream().map(Target::config).toList();
     }
 
     /** Puts these overrides in force on every target, built or to be built. */
-    synchronized void override(Map<Overrides.Key, List<Limit>> inForce) {
+    public synchronized void override(Map<BucketPlan, List<Limit>> inForce) {
         if (inForce.equals(overrides)) {
             return;
         }
@@ -283,7 +243,7 @@ public final class Targets {
     }
 
     /** Whether an override is in force for {@code key}. */
-    boolean overridden(Overrides.Key key) {
+    public boolean overridden(BucketPlan key) {
         return overrides.containsKey(key);
     }
 
@@ -291,20 +251,20 @@ public final class Targets {
      * The limits in force by bucket and plan ({@code ""}: the default limits), each once, in the order targets
      * declare them.
      */
-    Map<Overrides.Key, List<Limit>> limitsInForce() {
-        Map<Overrides.Key, java.util.LinkedHashSet<Limit>> all = new java.util.TreeMap<>(
-                java.util.Comparator.comparing(Overrides.Key::bucket).thenComparing(Overrides.Key::plan));
-        Map<Overrides.Key, List<Limit>> now = overrides;
+    public Map<BucketPlan, List<Limit>> limitsInForce() {
+        Map<BucketPlan, java.util.LinkedHashSet<Limit>> all = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(BucketPlan::bucket).thenComparing(BucketPlan::plan));
+        Map<BucketPlan, List<Limit>> now = overrides;
         for (Target t : built.values()) {
             List<String> plans = new ArrayList<>(t.config().plans());
             plans.add(0, "");
             for (String plan : plans) {
                 for (LimitConfig c : inForce(t.config(), plan, now)) {
-                    all.computeIfAbsent(new Overrides.Key(c.bucket(), plan), k -> new java.util.LinkedHashSet<>()).add(c.toLimit());
+                    all.computeIfAbsent(new BucketPlan(c.bucket(), plan), k -> new java.util.LinkedHashSet<>()).add(c.toLimit());
                 }
             }
         }
-        Map<Overrides.Key, List<Limit>> result = new java.util.LinkedHashMap<>();
+        Map<BucketPlan, List<Limit>> result = new java.util.LinkedHashMap<>();
         all.forEach((k, v) -> result.put(k, List.copyOf(v)));
         return result;
     }

@@ -1,6 +1,8 @@
 package io.github.throttle.memory;
 
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.SharedChanges;
+import io.github.throttle.engine.SharedState;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
@@ -21,7 +23,7 @@ import java.util.concurrent.Executor;
  * <p>A call holds the {@link StripedLocks locks} of its keys while it decides, so it is atomic over them. An
  * identity whose weight has all left its longest window is evicted by the {@link Sweeper}.
  */
-public final class MemoryStore implements Store {
+public final class MemoryStore implements Store, SharedState {
 
     private final InstantSource clock;
     private final long expirySlackMillis;
@@ -246,19 +248,23 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public String describe(Throwable failure) {
+        return Store.super.describe(failure);
+    }
+
+    @Override
+    public CompletionStage<Long> writeShared(String key, String field, String value) {
+        return CompletableFuture.completedFuture(shared.write(key, field, value));
+    }
+
+    @Override
+    public CompletionStage<SharedChanges> sharedChanges(String key, long held) {
+        return CompletableFuture.completedFuture(shared.changes(key, held));
+    }
+
+    @Override
     public CompletionStage<Map<String, String>> readShared(String key) {
         return CompletableFuture.completedFuture(shared.read(key));
-    }
-
-    @Override
-    public CompletionStage<String> sharedVersion(String key) {
-        return CompletableFuture.completedFuture(shared.version(key));
-    }
-
-    @Override
-    public CompletionStage<Void> writeShared(String key, String field, String value) {
-        shared.write(key, field, value);
-        return CompletableFuture.completedFuture(null);
     }
 
     @Override

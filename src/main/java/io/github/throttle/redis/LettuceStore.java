@@ -1,10 +1,13 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.engine.SharedChanges;
+import io.github.throttle.engine.SharedState;
 import io.github.throttle.engine.Store;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisKeyAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 
 import java.time.Duration;
@@ -19,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <C> the connection: to one server, or to a cluster
  */
-abstract class LettuceStore<C extends StatefulConnection<String, String>> implements Store {
+abstract class LettuceStore<C extends StatefulConnection<String, String>> implements Store, SharedState {
 
     private final ClientResources resources = ClientSetup.resources();
     final LazyConnection<C> connection = new LazyConnection<>(this::connect);
@@ -41,24 +44,27 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
     /** The key commands of the connection (in a cluster: routed by key). */
     abstract RedisKeyAsyncCommands<String, String> keys(C connection);
 
+    /** The scripting commands of the connection (in a cluster: routed by the first key). */
+    abstract RedisScriptingAsyncCommands<String, String> scripts(C connection);
+
+    /** The counters under {@code key}: {@code HGETALL}. */
     @Override
     public final CompletionStage<Map<String, String>> readShared(String key) {
         return connection.get().thenCompose(c -> hashes(c).hgetall(key));
     }
 
+    /** The field, the version and the note of what changed, in one run of {@link SharedSettingsScript}. */
     @Override
-    public final CompletionStage<String> sharedVersion(String key) {
-        return connection.get().thenCompose(c -> hashes(c).hget(key, VERSION)).thenApply(v -> v == null ? "" : v);
+    public final CompletionStage<Long> writeShared(String key, String field, String value) {
+        return connection.get().thenCompose(c -> ScriptRuns.run(scripts(c), SharedSettingsScript.SHA1, SharedSettingsScript.TEXT,
+                new String[] {key}, SharedSettingsScript.write(field, value))).thenApply(SharedSettingsScript::written);
     }
 
-    /** The field first, then the version: whoever reads the new version reads the new field too. */
+    /** One run of {@link SharedSettingsScript}, whatever the number of changes. */
     @Override
-    public final CompletionStage<Void> writeShared(String key, String field, String value) {
-        return connection.get().thenCompose(c -> {
-            RedisHashAsyncCommands<String, String> h = hashes(c);
-            CompletionStage<?> written = value == null ? h.hdel(key, field) : h.hset(key, field, value);
-            return written.thenCompose(x -> h.hincrby(key, VERSION, 1));
-        }).thenApply(v -> null);
+    public final CompletionStage<SharedChanges> sharedChanges(String key, long held) {
+        return connection.get().thenCompose(c -> ScriptRuns.run(scripts(c), SharedSettingsScript.SHA1, SharedSettingsScript.TEXT,
+                new String[] {key}, SharedSettingsScript.read(held))).thenApply(SharedSettingsScript::changes);
     }
 
     /** One {@code HINCRBY} per field, then {@code PEXPIRE}: sent together, answered once all are. */

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisKeyAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -267,6 +268,11 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     @Override
     RedisHashAsyncCommands<String, String> hashes(StatefulRedisClusterConnection<String, String> connection) {
+        return connection.async();
+    }
+
+    @Override
+    RedisScriptingAsyncCommands<String, String> scripts(StatefulRedisClusterConnection<String, String> connection) {
         return connection.async();
     }
 

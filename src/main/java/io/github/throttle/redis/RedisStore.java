@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisKeyAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 
@@ -75,6 +76,11 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     @Override
     RedisHashAsyncCommands<String, String> hashes(StatefulRedisConnection<String, String> connection) {
+        return connection.async();
+    }
+
+    @Override
+    RedisScriptingAsyncCommands<String, String> scripts(StatefulRedisConnection<String, String> connection) {
         return connection.async();
     }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Runs {@link SlidingWindowScript} by its SHA-1 and sends its text only when the server answers
+ * Runs a script ({@link SlidingWindowScript}, {@link SharedSettingsScript}) by its SHA-1 and sends its text only when the server answers
  * {@code NOSCRIPT}. With keys, the {@code EVAL} goes where the {@code EVALSHA} went (in a cluster: the
  * node serving the keys' slot), so each server caches the script the first time it needs it.
  */
@@ -20,14 +20,19 @@ final class ScriptRuns {
     }
 
     static CompletionStage<List<Object>> run(RedisScriptingAsyncCommands<String, String> commands, String[] keys, String[] args) {
+        return run(commands, SlidingWindowScript.SHA1, SlidingWindowScript.TEXT, keys, args);
+    }
+
+    static CompletionStage<List<Object>> run(RedisScriptingAsyncCommands<String, String> commands, String sha1, String text,
+                                             String[] keys, String[] args) {
         // one future of our own, completed from the command's callback: no stage per step
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
-        commands.<List<Object>>evalsha(SlidingWindowScript.SHA1, ScriptOutputType.MULTI, keys, args).whenComplete((reply, failure) -> {
+        commands.<List<Object>>evalsha(sha1, ScriptOutputType.MULTI, keys, args).whenComplete((reply, failure) -> {
             if (failure == null) {
                 result.complete(reply);
             } else if (unwrap(failure) instanceof RedisNoScriptException) {
                 // EVAL both runs and caches the script on this server
-                commands.<List<Object>>eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args).whenComplete((again, error) -> {
+                commands.<List<Object>>eval(text, ScriptOutputType.MULTI, keys, args).whenComplete((again, error) -> {
                     if (error == null) {
                         result.complete(again);
                     } else {

@@ -8,6 +8,8 @@ import io.github.throttle.Throttler.Rate;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Store;
+import io.github.throttle.fleet.Administration;
+import io.github.throttle.fleet.SharedFleet;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.metrics.Meters;
 import io.github.throttle.redis.RedisStores;
@@ -69,6 +71,10 @@ class AdminTest {
     /** At the start of a minute, so that fixed windows of a minute start with the test. */
     private final MutableClock clock = new MutableClock(1_699_999_980_000L);
 
+    private static Administration admin(Limiter l) {
+        return l.fleet(SharedFleet.class).admin();
+    }
+
     private static Limiter limiter(Store store, InstantSource clock) {
         return limiter(store, clock, TestConfig.of());
     }
@@ -117,7 +123,7 @@ class AdminTest {
     @Test
     void everyInvalidOverrideIsNamedAndChangesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            List<ThrottleAdmin.BucketLimits> before = l.admin().buckets();
+            List<ThrottleAdmin.BucketLimits> before = admin(l).buckets();
             Map<List<Rate>, String> invalid = Map.ofEntries(
                     Map.entry(List.of(perMinute(0)), "rate 1 (0 per PT1M by PT1M): limit = 0 must be between 1 and"),
                     Map.entry(List.of(perMinute(5), Rate.of(Integer.MAX_VALUE + 1L, Duration.ofHours(1))), "rate 2"),
@@ -129,19 +135,19 @@ class AdminTest {
                     Map.entry(List.of(perMinute(5), Rate.of(9, Duration.ofSeconds(60))), "rates 1 and 2 count the same window"),
                     Map.entry(List.of(), "at least one rate"));
             invalid.forEach((rates, why) -> {
-                String message = assertThrows(IllegalArgumentException.class, () -> l.admin().override("search", "", rates, null)).getMessage();
+                String message = assertThrows(IllegalArgumentException.class, () -> admin(l).override("search", "", rates, null)).getMessage();
                 assertTrue(message.contains(why), message + " should say " + why);
             });
             String weight = assertThrows(IllegalArgumentException.class,
-                    () -> l.admin().override("upload", null, List.of(Rate.of(9, Duration.ofHours(1))), null)).getMessage();
+                    () -> admin(l).override("upload", null, List.of(Rate.of(9, Duration.ofHours(1))), null)).getMessage();
             assertTrue(weight.contains("below the weight 10") && weight.contains("Api#upload"), weight);
-            String bucket = assertThrows(IllegalArgumentException.class, () -> l.admin().override("nowhere", "", List.of(perMinute(5)), null)).getMessage();
+            String bucket = assertThrows(IllegalArgumentException.class, () -> admin(l).override("nowhere", "", List.of(perMinute(5)), null)).getMessage();
             assertTrue(bucket.contains("bucket 'nowhere'"), bucket);
-            String plan = assertThrows(IllegalArgumentException.class, () -> l.admin().override("search", "gold", List.of(perMinute(5)), null)).getMessage();
+            String plan = assertThrows(IllegalArgumentException.class, () -> admin(l).override("search", "gold", List.of(perMinute(5)), null)).getMessage();
             assertTrue(plan.contains("plan 'gold'"), plan);
-            String inFlightOnly = assertThrows(IllegalArgumentException.class, () -> l.admin().override("export", "", List.of(perMinute(5)), null)).getMessage();
+            String inFlightOnly = assertThrows(IllegalArgumentException.class, () -> admin(l).override("export", "", List.of(perMinute(5)), null)).getMessage();
             assertTrue(inFlightOnly.contains("no rate limit of bucket export"), inFlightOnly);
-            assertEquals(before, l.admin().buckets(), "nothing changed");
+            assertEquals(before, admin(l).buckets(), "nothing changed");
         }
     }
 
@@ -152,39 +158,39 @@ class AdminTest {
     @Test
     void everyParameterOutOfRangeIsRefusedNamingItAndChangesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
-            l.admin().override("search", "", List.of(perMinute(7)), null);
+            admin(l).override("search", "", List.of(perMinute(7)), null);
             assertTrue(allowed(l, "search", key("acme")));
-            List<Object> before = List.of(l.admin().assignments(), l.admin().buckets(), l.admin().usage("search", "", "key:acme"));
+            List<Object> before = List.of(admin(l).assignments(), admin(l).buckets(), admin(l).usage("search", "", "key:acme"));
             String longText = "x".repeat(1_025);
             List<Rate> tooMany = new java.util.ArrayList<>();
             for (int i = 1; i <= 33; i++) {
                 tooMany.add(Rate.of(1, Duration.ofMinutes(i)));
             }
             List<Map.Entry<String, Executable>> refused = List.of(
-                    refusal("duration", () -> l.admin().assign("key:k", "pro", Duration.ofSeconds(Long.MAX_VALUE), "ops")),
-                    refusal("duration", () -> l.admin().assign("key:k", "pro", Duration.ofDays(36_526), "ops")),
-                    refusal("identity", () -> l.admin().assign("key:" + longText, "pro", null, "ops")),
-                    refusal("identity", () -> l.admin().unassign("user:" + longText, "ops")),
-                    refusal("identity", () -> l.admin().usage("search", null, "key:" + longText)),
-                    refusal("identity", () -> l.admin().resetEverywhere("search", "key:" + longText, "ops")),
-                    refusal("identity", () -> l.admin().unassign(new Overrides.Key("search", "").field(), "ops")),
-                    refusal("plan", () -> l.admin().assign("key:k", longText, null, "ops")),
-                    refusal("plan", () -> l.admin().clearOverride("search", longText, "ops")),
-                    refusal("bucket", () -> l.admin().clearOverride(longText, "", "ops")),
-                    refusal("bucket", () -> l.admin().resetEverywhere(longText, "key:acme", "ops")),
-                    refusal("bucket", () -> l.admin().topDenied(longText, 10)),
-                    refusal("bucket", () -> l.admin().clearOverride(null, "", "ops")),
-                    refusal("limits", () -> l.admin().override("search", "", List.of(Rate.of(5, Duration.ofSeconds(Long.MAX_VALUE))), "ops")),
-                    refusal("limits", () -> l.admin().override("search", "", List.of(Rate.sliding(5, Duration.ofDays(36_526), Duration.ofDays(1))), "ops")),
-                    refusal("limits", () -> l.admin().override("search", "", tooMany, "ops")),
-                    refusal("n", () -> l.admin().topDenied("search", Integer.MAX_VALUE)));
+                    refusal("duration", () -> admin(l).assign("key:k", "pro", Duration.ofSeconds(Long.MAX_VALUE), "ops")),
+                    refusal("duration", () -> admin(l).assign("key:k", "pro", Duration.ofDays(36_526), "ops")),
+                    refusal("identity", () -> admin(l).assign("key:" + longText, "pro", null, "ops")),
+                    refusal("identity", () -> admin(l).unassign("user:" + longText, "ops")),
+                    refusal("identity", () -> admin(l).usage("search", null, "key:" + longText)),
+                    refusal("identity", () -> admin(l).resetEverywhere("search", "key:" + longText, "ops")),
+                    refusal("identity", () -> admin(l).unassign("limits||search", "ops")),
+                    refusal("plan", () -> admin(l).assign("key:k", longText, null, "ops")),
+                    refusal("plan", () -> admin(l).clearOverride("search", longText, "ops")),
+                    refusal("bucket", () -> admin(l).clearOverride(longText, "", "ops")),
+                    refusal("bucket", () -> admin(l).resetEverywhere(longText, "key:acme", "ops")),
+                    refusal("bucket", () -> admin(l).topDenied(longText, 10)),
+                    refusal("bucket", () -> admin(l).clearOverride(null, "", "ops")),
+                    refusal("limits", () -> admin(l).override("search", "", List.of(Rate.of(5, Duration.ofSeconds(Long.MAX_VALUE))), "ops")),
+                    refusal("limits", () -> admin(l).override("search", "", List.of(Rate.sliding(5, Duration.ofDays(36_526), Duration.ofDays(1))), "ops")),
+                    refusal("limits", () -> admin(l).override("search", "", tooMany, "ops")),
+                    refusal("n", () -> admin(l).topDenied("search", Integer.MAX_VALUE)));
             for (Map.Entry<String, Executable> r : refused) {
                 String parameter = r.getKey();
                 String message = assertThrows(IllegalArgumentException.class, r.getValue(), parameter).getMessage();
                 assertTrue(message.startsWith(parameter + ":") || message.startsWith(parameter + " '"), parameter + ": " + message);
                 assertFalse(message.contains(longText), "not echoed: " + message.length() + " characters");
             }
-            assertEquals(before, List.of(l.admin().assignments(), l.admin().buckets(), l.admin().usage("search", "", "key:acme")), "nothing changed");
+            assertEquals(before, List.of(admin(l).assignments(), admin(l).buckets(), admin(l).usage("search", "", "key:acme")), "nothing changed");
             assertEquals(1, log.at(java.util.logging.Level.INFO).size(), "only the override made first: " + log.all());
         }
     }
@@ -195,30 +201,30 @@ class AdminTest {
             for (int i = 0; i < 3; i++) {
                 assertTrue(allowed(l, i % 2 == 0 ? "search" : "suggest", key("acme")));
             }
-            l.admin().override("search", "default", List.of(perMinute(2)), null);
+            admin(l).override("search", "default", List.of(perMinute(2)), null);
             assertFalse(allowed(l, "search", key("acme")), "3 used, 2 allowed now");
             assertFalse(allowed(l, "suggest", key("acme")), "the other target counting in the bucket too");
-            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 2, 3, 0, 60_000)), l.admin().usage("search", "", "key:acme"),
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 2, 3, 0, 60_000)), admin(l).usage("search", "", "key:acme"),
                     "what was used is kept, and shown above the lowered limit");
-            assertTrue(l.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(2)), true)), l.admin().buckets().toString());
-            assertTrue(l.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "pro",
+            assertTrue(admin(l).buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(2)), true)), admin(l).buckets().toString());
+            assertTrue(admin(l).buckets().contains(new ThrottleAdmin.BucketLimits("search", "pro",
                     List.of(perMinute(100)), false)), "the plan's limits stay");
 
-            l.admin().override("search", "", List.of(perMinute(4)), null);
+            admin(l).override("search", "", List.of(perMinute(4)), null);
             assertTrue(allowed(l, "search", key("acme")), "raised: the denial known before is forgotten");
-            assertEquals(4, l.admin().usage("search", null, "key:acme").get(0).used());
+            assertEquals(4, admin(l).usage("search", null, "key:acme").get(0).used());
 
-            l.admin().clearOverride("search", null, null);
-            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 5, 4, 1, 60_000)), l.admin().usage("search", "", "key:acme"));
-            assertTrue(l.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(5)), false)));
+            admin(l).clearOverride("search", null, null);
+            assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 5, 4, 1, 60_000)), admin(l).usage("search", "", "key:acme"));
+            assertTrue(admin(l).buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(5)), false)));
         }
     }
 
     @Test
     void everyChangeIsLoggedWithWhoMadeIt() {
         try (Limiter l = limiter(new MemoryStore(clock), clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
-            l.admin().assign("key:acme", "pro", Duration.ofHours(1), "olga");
-            l.admin().override("search", "", List.of(perMinute(5)), null);
+            admin(l).assign("key:acme", "pro", Duration.ofHours(1), "olga");
+            admin(l).override("search", "", List.of(perMinute(5)), null);
             List<String> lines = log.at(java.util.logging.Level.INFO);
             assertEquals(2, lines.size(), String.valueOf(lines));
             assertTrue(lines.get(0).contains(keyInLogs("acme")) && lines.get(0).contains("pro") && lines.get(0).endsWith("(by olga)"), lines.get(0));
@@ -241,13 +247,13 @@ class AdminTest {
         String secret = "s3cret-api-key";
         MemoryStore store = new MemoryStore(clock);
         try (Limiter l = limiter(store, clock); io.github.throttle.testing.LogCapture log = new io.github.throttle.testing.LogCapture()) {
-            l.admin().assign("key:" + secret, "pro", Duration.ofHours(1), "olga");
-            l.admin().unassign(" key:" + secret, "olga");
-            l.admin().resetEverywhere("search", "key:" + secret, "olga");
-            l.admin().assign("user:ann", "blocked", null, "olga");
+            admin(l).assign("key:" + secret, "pro", Duration.ofHours(1), "olga");
+            admin(l).unassign(" key:" + secret, "olga");
+            admin(l).resetEverywhere("search", "key:" + secret, "olga");
+            admin(l).assign("user:ann", "blocked", null, "olga");
             // an assignment the store holds but cannot be read, seen when the settings are read next
             store.writeShared(new io.github.throttle.engine.KeyCodec(l.settings().keyPrefix()).sharedKey("settings"), "key:" + secret, "pro|soon");
-            l.admin().assign("user:bob", "pro", null, "olga");
+            admin(l).assign("user:bob", "pro", null, "olga");
 
             List<String> info = log.at(java.util.logging.Level.INFO);
             assertEquals(5, info.size(), String.valueOf(info));
@@ -275,22 +281,22 @@ class AdminTest {
                 l.target(Reports.class, reportsMethod(m));
             }
             ThrottleAdmin.Usage noSeat = new ThrottleAdmin.Usage("export-in-flight-1m", 3, 0, 3, 0);
-            assertEquals(List.of(noSeat), l.admin().usage("export", null, "key:acme"), "a bucket of seats only, none held");
+            assertEquals(List.of(noSeat), admin(l).usage("export", null, "key:acme"), "a bucket of seats only, none held");
 
             io.github.throttle.Decision first = decide(l, Api.class, "export", key("acme")).decision();
             clock.advance(Duration.ofSeconds(10));
             io.github.throttle.Decision second = decide(l, Api.class, "export", key("acme")).decision();
             assertTrue(first.allowed() && second.allowed());
-            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 2, 1, 50_000)), l.admin().usage("export", "", "key:acme"),
+            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 2, 1, 50_000)), admin(l).usage("export", "", "key:acme"),
                     "two seats held; the first lease ends in 50 s");
             first.release().toCompletableFuture().join();
-            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 1, 2, 60_000)), l.admin().usage("export", "", "key:acme"));
+            assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 1, 2, 60_000)), admin(l).usage("export", "", "key:acme"));
             second.release().toCompletableFuture().join();
-            assertEquals(List.of(noSeat), l.admin().usage("export", "", "key:acme"));
+            assertEquals(List.of(noSeat), admin(l).usage("export", "", "key:acme"));
 
             io.github.throttle.Decision rendering = decide(l, Reports.class, "render", key("acme")).decision();
             assertTrue(decide(l, Reports.class, "preview", key("acme")).decision().allowed());
-            List<ThrottleAdmin.Usage> report = l.admin().usage("report", null, "key:acme");
+            List<ThrottleAdmin.Usage> report = admin(l).usage("report", null, "key:acme");
             assertEquals(3, report.size(), report.toString());
             assertTrue(report.contains(new ThrottleAdmin.Usage("report-in-flight-1m", 2, 1, 1, 60_000)), report.toString());
             assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 10, 2, 8, 50_000)), "calls counted once per window: " + report);
@@ -316,17 +322,17 @@ class AdminTest {
     void usageFollowsThePlanOfAnAssignmentAndChargesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
             assertTrue(allowed(l, "search", key("acme")));
-            l.admin().assign("key:acme", "pro", Duration.ofMinutes(5), null);
+            admin(l).assign("key:acme", "pro", Duration.ofMinutes(5), null);
             assertTrue(allowed(l, "search", key("acme")));
-            List<ThrottleAdmin.Usage> pro = l.admin().usage("search", null, "key:acme");
+            List<ThrottleAdmin.Usage> pro = admin(l).usage("search", null, "key:acme");
             assertEquals(List.of(new ThrottleAdmin.Usage("search-1m", 100, 2, 98, 60_000)), pro, "one usage, whichever plan counted it");
-            assertEquals(pro, l.admin().usage("search", "pro", "key:acme"), "asking charged nothing");
-            assertEquals(5, l.admin().usage("search", "", "key:acme").get(0).limit());
+            assertEquals(pro, admin(l).usage("search", "pro", "key:acme"), "asking charged nothing");
+            assertEquals(5, admin(l).usage("search", "", "key:acme").get(0).limit());
             clock.advance(Duration.ofMinutes(5));
-            assertEquals(5, l.admin().usage("search", null, "key:acme").get(0).limit(), "the assignment ended, by the clock");
-            assertThrows(IllegalArgumentException.class, () -> l.admin().usage("nowhere", null, "key:acme"));
-            assertThrows(IllegalArgumentException.class, () -> l.admin().usage("search", "gold", "key:acme"));
-            assertThrows(IllegalArgumentException.class, () -> l.admin().usage("search", null, " "));
+            assertEquals(5, admin(l).usage("search", null, "key:acme").get(0).limit(), "the assignment ended, by the clock");
+            assertThrows(IllegalArgumentException.class, () -> admin(l).usage("nowhere", null, "key:acme"));
+            assertThrows(IllegalArgumentException.class, () -> admin(l).usage("search", "gold", "key:acme"));
+            assertThrows(IllegalArgumentException.class, () -> admin(l).usage("search", null, " "));
         }
     }
 
@@ -338,18 +344,18 @@ class AdminTest {
                 assertTrue(allowed(b, "search", key("k")));
             }
             assertFalse(allowed(b, "search", key("k")), "b remembers this denial");
-            a.admin().override("search", "", List.of(perMinute(7)), null);
+            admin(a).override("search", "", List.of(perMinute(7)), null);
             await("b applies the raise", () -> allowed(b, "search", key("k")));
-            assertEquals(6, a.admin().usage("search", "", "key:k").get(0).used());
+            assertEquals(6, admin(a).usage("search", "", "key:k").get(0).used());
 
             assertTrue(allowed(b, "search", key("k")));
             assertFalse(allowed(b, "search", key("k")), "b remembers this denial too");
-            a.admin().resetEverywhere("search", "key:k", "ops");
+            admin(a).resetEverywhere("search", "key:k", "ops");
             await("b forgets the denial and the counts are gone", () -> allowed(b, "search", key("k")));
-            assertEquals(1, a.admin().usage("search", "", "key:k").get(0).used());
+            assertEquals(1, admin(a).usage("search", "", "key:k").get(0).used());
 
             try (Limiter later = limiter(store, clock)) {
-                assertTrue(later.admin().buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(7)), true)),
+                assertTrue(admin(later).buckets().contains(new ThrottleAdmin.BucketLimits("search", "", List.of(perMinute(7)), true)),
                         "a new instance starts with the overrides");
             }
         }
@@ -368,14 +374,14 @@ class AdminTest {
             }
             clock.advance(Duration.ofSeconds(20));
             allowed(b, "search", key("light"));
-            a.admin().topDenied("search", 10);
+            admin(a).topDenied("search", 10);
             assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7), new ThrottleAdmin.Denied("key:light", 1)),
-                    b.admin().topDenied("search", 10), "each instance's denials, deny-cache answers included");
-            assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7)), b.admin().topDenied("search", 1));
-            assertEquals(List.of(), b.admin().topDenied("suggest", 10));
+                    admin(b).topDenied("search", 10), "each instance's denials, deny-cache answers included");
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:heavy", 7)), admin(b).topDenied("search", 1));
+            assertEquals(List.of(), admin(b).topDenied("suggest", 10));
             clock.advance(Duration.ofSeconds(45));
-            assertEquals(List.of(new ThrottleAdmin.Denied("key:light", 1)), b.admin().topDenied("search", 10), "the first slot left the minute");
-            assertThrows(IllegalArgumentException.class, () -> b.admin().topDenied("search", 0));
+            assertEquals(List.of(new ThrottleAdmin.Denied("key:light", 1)), admin(b).topDenied("search", 10), "the first slot left the minute");
+            assertThrows(IllegalArgumentException.class, () -> admin(b).topDenied("search", 0));
         }
     }
 

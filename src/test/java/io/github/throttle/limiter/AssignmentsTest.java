@@ -7,6 +7,8 @@ import io.github.throttle.ThrottleKey;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Store;
+import io.github.throttle.fleet.Administration;
+import io.github.throttle.fleet.SharedFleet;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.metrics.Meters;
 import io.github.throttle.redis.RedisStores;
@@ -52,6 +54,10 @@ class AssignmentsTest {
     /** Long enough that a loaded machine's slow answer is not taken for a store failure, which no test here is about. */
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    private static Administration admin(Limiter l) {
+        return l.fleet(SharedFleet.class).admin();
+    }
+
     private static Limiter limiter(Store store, InstantSource clock) {
         Config c = TestConfig.of(ThrottleSettings.REDIS_TIMEOUT, TIMEOUT.toMillis() + "ms");
         Limiter l = Bootstrap.assemble(ThrottleSettings.read(c), c, store, clock, ValidationTest::construct, m -> false,
@@ -80,21 +86,21 @@ class AssignmentsTest {
     void anAssignmentPutsACallerOnItsPlanUntilItEndsByTheClock() {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            l.admin().assign("key:acme", "blocked", Duration.ofSeconds(2), null);
+            admin(l).assign("key:acme", "blocked", Duration.ofSeconds(2), null);
             assertTrue(call(l, key("acme")).decision().isBlocked());
             assertFalse(call(l, key("globex")).decision().isBlocked(), "another key");
-            assertEquals(Map.of("key:acme", new ThrottleAdmin.Assignment("blocked", clock.instant().plusSeconds(2))), l.admin().assignments());
+            assertEquals(Map.of("key:acme", new ThrottleAdmin.Assignment("blocked", clock.instant().plusSeconds(2))), admin(l).assignments());
 
             clock.advanceMillis(2000);
             assertFalse(call(l, key("acme")).decision().isBlocked(), "the assignment ended");
-            assertEquals(Map.of(), l.admin().assignments());
+            assertEquals(Map.of(), admin(l).assignments());
 
-            l.admin().assign("key:acme", "pro", null, null);
+            admin(l).assign("key:acme", "pro", null, null);
             for (int i = 0; i < 5; i++) {
                 assertTrue(call(l, key("acme")).decision().allowed(), "pro allows 100");
             }
             assertEquals(Optional.of("pro"), call(l, key("acme")).decision().plan());
-            l.admin().unassign("key:acme", null);
+            admin(l).unassign("key:acme", null);
             assertFalse(call(l, key("acme")).decision().allowed(), "back on the default: 2 a minute, 6 counted");
         }
     }
@@ -103,10 +109,10 @@ class AssignmentsTest {
     void blockedWinsOverUnlimitedAndPlansWhenSeveralAssignmentsMatch() {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            l.admin().assign("ip:192.0.2.0/24", "unlimited", null, null);
-            l.admin().assign("key:acme", "pro", null, null);
+            admin(l).assign("ip:192.0.2.0/24", "unlimited", null, null);
+            admin(l).assign("key:acme", "pro", null, null);
             assertEquals(CallResult.UNLIMITED, call(l, key("acme")).result(), "unlimited before a plan");
-            l.admin().assign("user:ann", "blocked", null, null);
+            admin(l).assign("user:ann", "blocked", null, null);
             assertTrue(call(l, new TestCaller("192.0.2.1", "ann", Map.of("X-API-Key", "acme"))).decision().isBlocked());
         }
     }
@@ -115,11 +121,11 @@ class AssignmentsTest {
     void aBadAssignmentIsRefusedNamingWhatIsWrongAndChangesNothing() {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("acme", "blocked", null, null)).getMessage().contains("identity 'acme'"));
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("ip:10.0.0.0/33", "blocked", null, null)).getMessage().contains("ip:10.0.0.0/33"));
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("key:acme", "gold", null, null)).getMessage().contains("plan 'gold'"));
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> l.admin().assign("key:acme", "pro", Duration.ZERO, null)).getMessage().contains("duration"));
-            assertEquals(Map.of(), l.admin().assignments());
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> admin(l).assign("acme", "blocked", null, null)).getMessage().contains("identity 'acme'"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> admin(l).assign("ip:10.0.0.0/33", "blocked", null, null)).getMessage().contains("ip:10.0.0.0/33"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> admin(l).assign("key:acme", "gold", null, null)).getMessage().contains("plan 'gold'"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> admin(l).assign("key:acme", "pro", Duration.ZERO, null)).getMessage().contains("duration"));
+            assertEquals(Map.of(), admin(l).assignments());
         }
     }
 
@@ -142,17 +148,18 @@ class AssignmentsTest {
                 assertTrue(call(b, key("k")).decision().allowed());
                 assertTrue(call(b, key("k")).decision().allowed());
                 assertFalse(call(b, key("k")).decision().allowed());
-                a.admin().assign("key:k", "pro", null, null);
-                await("b applies the assignment", () -> call(b, key("k")).decision().allowed());
-                assertEquals(Optional.of("pro"), call(b, key("k")).decision().plan());
+                admin(a).assign("key:k", "pro", null, null);
+                // on plan pro: a call allowed because the store was slow to answer (under load) does not count
+                await("b applies the assignment", () -> Optional.of("pro").equals(call(b, key("k")).decision().plan()));
+                assertTrue(call(b, key("k")).decision().allowed());
 
-                a.admin().assign("key:abuser", "blocked", Duration.ofHours(1), null);
+                admin(a).assign("key:abuser", "blocked", Duration.ofHours(1), null);
                 await("b blocks", () -> call(b, key("abuser")).decision().isBlocked());
                 try (Limiter later = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock)) {
                     assertTrue(call(later, key("abuser")).decision().isBlocked(), "a new instance starts with the assignments");
-                    assertEquals(a.admin().assignments(), later.admin().assignments());
+                    assertEquals(admin(a).assignments(), admin(later).assignments());
                 }
-                b.admin().unassign("key:abuser", null);
+                admin(b).unassign("key:abuser", null);
                 await("a lifts the block", () -> !call(a, key("abuser")).decision().isBlocked());
             }
         }
@@ -162,10 +169,10 @@ class AssignmentsTest {
     void whileTheStoreFailsTheLastKnownAssignmentsStayInForce() {
         RedisProcess redis = RedisProcess.start();
         try (Limiter l = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), InstantSource.system())) {
-            l.admin().assign("key:abuser", "blocked", null, null);
+            admin(l).assign("key:abuser", "blocked", null, null);
             redis.kill();
             assertTrue(call(l, key("abuser")).decision().isBlocked());
-            String why = assertThrows(IllegalStateException.class, () -> l.admin().assign("key:other", "blocked", null, null)).getMessage();
+            String why = assertThrows(IllegalStateException.class, () -> admin(l).assign("key:other", "blocked", null, null)).getMessage();
             assertTrue(why.contains("could not keep the assignment of " + AdminTest.keyInLogs("other")), "as logs write a key: " + why);
             assertTrue(call(l, key("abuser")).decision().isBlocked(), "still blocked after the failed write");
         } finally {
@@ -211,14 +218,14 @@ class AssignmentsTest {
         MutableClock time = new MutableClock(1_790_000_000_000L);
         ClockWithAHook clock = new ClockWithAHook(time);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
-            l.admin().assign("key:trial", "pro", Duration.ofSeconds(1), null);
+            admin(l).assign("key:trial", "pro", Duration.ofSeconds(1), null);
             time.advance(Duration.ofSeconds(1));
             // the first call after the end rebuilds the assignments; the block is read from the store (on another
             // thread, as the watch of the shared settings reads it) just as that call reads the clock
             clock.onNextRead(Thread.currentThread(),
-                    () -> CompletableFuture.runAsync(() -> l.admin().assign("key:abuser", "blocked", null, "ops")).join());
+                    () -> CompletableFuture.runAsync(() -> admin(l).assign("key:abuser", "blocked", null, "ops")).join());
             assertFalse(call(l, key("someone")).decision().isBlocked());
-            assertEquals(Map.of("key:abuser", new ThrottleAdmin.Assignment("blocked", null)), l.admin().assignments(),
+            assertEquals(Map.of("key:abuser", new ThrottleAdmin.Assignment("blocked", null)), admin(l).assignments(),
                     "the block read meanwhile is kept; the trial ended");
             assertTrue(call(l, key("abuser")).decision().isBlocked());
             assertFalse(call(l, key("trial")).decision().isBlocked());
@@ -233,7 +240,7 @@ class AssignmentsTest {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
             CyclicBarrier start = new CyclicBarrier(threads + 1);
             for (int round = 0; round < 300; round++) {
-                l.admin().assign("key:trial-" + round, "pro", Duration.ofMillis(1), null);
+                admin(l).assign("key:trial-" + round, "pro", Duration.ofMillis(1), null);
                 clock.advanceMillis(1);
                 AtomicBoolean changed = new AtomicBoolean();
                 List<Future<?>> calls = new ArrayList<>();
@@ -250,15 +257,15 @@ class AssignmentsTest {
                     }));
                 }
                 start.await();
-                l.admin().assign("key:abuser-" + round, "blocked", null, null);
+                admin(l).assign("key:abuser-" + round, "blocked", null, null);
                 changed.set(true);
                 for (Future<?> c : calls) {
                     c.get(30, TimeUnit.SECONDS);
                 }
                 String abuser = "key:abuser-" + round;
-                assertEquals(new ThrottleAdmin.Assignment("blocked", null), l.admin().assignments().get(abuser), "round " + round);
+                assertEquals(new ThrottleAdmin.Assignment("blocked", null), admin(l).assignments().get(abuser), "round " + round);
                 assertTrue(call(l, key("abuser-" + round)).decision().isBlocked(), "round " + round);
-                l.admin().unassign(abuser, null);
+                admin(l).unassign(abuser, null);
             }
         } finally {
             pool.shutdownNow();

@@ -1,6 +1,7 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.SharedState;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreContract;
 import io.github.throttle.testing.AclUser;
@@ -86,16 +87,19 @@ class RedisAclUserTest extends StoreContract {
         store.prepare().toCompletableFuture().join();
     }
 
-    /** What assignments and overrides made while running need: read the version, read them all, write one. */
+    /** What assignments and overrides made while running need: write one (a script), read what changed, or every field. */
     @Test
     void sharedSettingsWorkAsTheUser() {
         String key = new io.github.throttle.engine.KeyCodec("throttle").sharedKey("settings");
-        assertEquals("", store.sharedVersion(key).toCompletableFuture().join());
-        store.writeShared(key, "key:acme", "blocked|").toCompletableFuture().join();
+        assertEquals(io.github.throttle.engine.SharedChanges.none(0), store.sharedChanges(key, 0).toCompletableFuture().join());
+        assertEquals(1L, store.writeShared(key, "key:acme", "blocked|").toCompletableFuture().join());
         store.writeShared(key, "key:other", "pro|").toCompletableFuture().join();
-        store.writeShared(key, "key:other", null).toCompletableFuture().join();
-        assertEquals("3", store.sharedVersion(key).toCompletableFuture().join());
-        assertEquals(java.util.Map.of("key:acme", "blocked|", Store.VERSION, "3"), store.readShared(key).toCompletableFuture().join());
+        assertEquals(3L, store.writeShared(key, "key:other", null).toCompletableFuture().join());
+        java.util.Map<String, String> removed = new java.util.HashMap<>();
+        removed.put("key:other", null);
+        assertEquals(new io.github.throttle.engine.SharedChanges(3, false, removed), store.sharedChanges(key, 1).toCompletableFuture().join());
+        assertEquals(new io.github.throttle.engine.SharedChanges(3, true, java.util.Map.of("key:acme", "blocked|", SharedState.VERSION, "3")),
+                store.sharedChanges(key, 0).toCompletableFuture().join());
         assertEquals(-1, admin.sync().ttl(key), "kept without expiry");
     }
 

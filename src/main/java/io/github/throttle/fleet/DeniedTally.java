@@ -1,8 +1,8 @@
-package io.github.throttle.limiter;
+package io.github.throttle.fleet;
 
 import io.github.throttle.ThrottleAdmin.Denied;
 import io.github.throttle.engine.KeyCodec;
-import io.github.throttle.engine.Store;
+import io.github.throttle.engine.SharedState;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -35,12 +35,12 @@ final class DeniedTally {
     private record BucketSlot(String bucket, long slot) {
     }
 
-    private final Store store;
+    private final SharedState store;
     private final KeyCodec codec;
     private final InstantSource clock;
     private final Map<BucketSlot, SpaceSaving> counting = new ConcurrentHashMap<>();
 
-    DeniedTally(Store store, KeyCodec codec, InstantSource clock) {
+    DeniedTally(SharedState store, KeyCodec codec, InstantSource clock) {
         this.store = store;
         this.codec = codec;
         this.clock = clock;

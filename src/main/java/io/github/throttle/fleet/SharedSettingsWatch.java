@@ -1,6 +1,7 @@
-package io.github.throttle.limiter;
+package io.github.throttle.fleet;
 
-import io.github.throttle.engine.Store;
+import io.github.throttle.engine.SharedChanges;
+import io.github.throttle.engine.SharedState;
 
 import java.time.Duration;
 import java.util.Map;
@@ -11,30 +12,33 @@ import java.util.function.Consumer;
 
 /**
  * The settings every instance shares through the store under one key: assignments, overrides and the mark of
- * the last reset. This instance asks the store for the version of that key twice a second and, when it
- * changed, reads every field and hands them over; a call only reads what was made of them in memory. While the
- * store fails, what was read last stays in force. Its thread also runs the other periodic work of the limiter.
+ * the last reset. Twice a second this instance asks the store, in one call, for what changed since the version
+ * it holds, and hands that over (every field on a first read, or when the store no longer knows what changed
+ * since); a change made here is handed over as soon as the store keeps it, without reading anything. A call only
+ * reads what was made of them in memory. While the store fails, what was read last stays in force. Its thread
+ * also runs the other periodic work of the fleet.
  */
 final class SharedSettingsWatch implements AutoCloseable {
 
     /** How often the store is asked for a change. */
     static final Duration POLL = Duration.ofMillis(500);
 
-    private final Store store;
+    private final SharedState store;
     private final String key;
     private final Duration timeout;
-    private final Consumer<Map<String, String>> onChange;
+    private final Consumer<SharedChanges> onChange;
     private final ScheduledExecutorService thread;
-    private String version = "";
+    /** The version of the settings applied here; 0: none read yet. */
+    private long version;
 
     /**
      * Reads the settings once before returning, so that an instance starts with those in force.
      *
      * @param key      the store key holding the settings
-     * @param onChange given every field (the version's included) whenever the version changed
+     * @param onChange given what changed whenever the version changed, by one thread at a time
      * @param timeout  bounds each store call
      */
-    SharedSettingsWatch(Store store, String key, Duration timeout, Consumer<Map<String, String>> onChange) {
+    SharedSettingsWatch(SharedState store, String key, Duration timeout, Consumer<SharedChanges> onChange) {
         this.store = store;
         this.key = key;
         this.timeout = timeout;
@@ -58,9 +62,17 @@ final class SharedSettingsWatch implements AutoCloseable {
      *
      * @throws IllegalStateException when the store cannot keep it
      */
-    void write(SharedChange change) {
-        wait(store.writeShared(key, change.field(), change.value()), "keep " + change.what());
-        poll();
+    synchronized void write(SharedChange change) {
+        long written = wait(store.writeShared(key, change.field(), change.value()), "keep " + change.what());
+        Map<String, String> field = new java.util.HashMap<>();
+        field.put(change.field(), change.value());
+        onChange.accept(new SharedChanges(written, false, field));
+        if (written == version + 1) {
+            version = written;
+        } else {
+            // another instance wrote meanwhile: what changed since the version held (this change again, as it is now)
+            poll();
+        }
     }
 
     /**
@@ -80,21 +92,24 @@ final class SharedSettingsWatch implements AutoCloseable {
         }
     }
 
-    /** Reads the settings again when their version changed; a store that fails leaves everything as it is. */
+    /** Applies what changed since the version held; a store that fails leaves everything as it is. */
     synchronized void poll() {
         try {
-            String now = store.sharedVersion(key).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (now.equals(version)) {
-                return;
+            SharedChanges changes = store.sharedChanges(key, version).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!changes.isEmpty()) {
+                onChange.accept(changes);
             }
-            Map<String, String> fields = store.readShared(key).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            onChange.accept(fields);
-            version = fields.getOrDefault(Store.VERSION, "");
+            version = changes.version();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             // the store fails: the last known settings stay in force, and the decisions say so in the log
         }
+    }
+
+    /** The version of the settings applied here; 0: none read yet. */
+    synchronized long version() {
+        return version;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.github.throttle.limiter;
+package io.github.throttle.fleet;
 
 import io.github.throttle.Caller;
 import io.github.throttle.ThrottleAdmin.Assignment;
@@ -8,40 +8,33 @@ import io.github.throttle.config.PlanLists;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
  * Identities put on a plan while the application runs ({@link io.github.throttle.ThrottleAdmin}), kept in the
  * store's shared settings ({@link SharedSettingsWatch}) as one field per identity, {@code plan|end in ms or
- * empty}, so that every instance applies them; a call only reads the snapshot in memory. An assignment that
- * ends stops matching at its end, by the clock: the first call after it rebuilds the snapshot, and only in
- * place of the snapshot it rebuilt from, so that a change read from the store meanwhile is never undone.
+ * empty}, so that every instance applies them; a call only reads what is applied in memory. A change read from
+ * the store costs what it changes: one assignment added or removed in place. An assignment that ends stops
+ * matching at its end, by the clock; calls never change what is applied, so no change read meanwhile is undone.
  */
 final class Assignments {
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
-    /** What this instance applies: every assignment read, those live as lists, and when the next one ends. */
-    private record Snapshot(Map<String, Assignment> all, PlanLists live, long nextEnd) {
-    }
-
     private final String keyHeader;
     private final InstantSource clock;
     private final Predicate<String> knownPlan;
-    private final AtomicReference<Snapshot> snapshot;
+    /** Replaced as a whole when every field is read again; else changed in place, one applier at a time. */
+    private volatile AssignedIdentities applied;
 
     /** @param knownPlan whether a plan can be assigned (reserved, or named by an annotation) */
     Assignments(String keyHeader, InstantSource clock, Predicate<String> knownPlan) {
         this.keyHeader = keyHeader;
         this.clock = clock;
         this.knownPlan = knownPlan;
-        this.snapshot = new AtomicReference<>(snapshot(Map.of()));
+        this.applied = new AssignedIdentities(keyHeader);
     }
 
     /** Whether a shared setting is an assignment: its field is an identity as the lists write it. */
@@ -51,13 +44,7 @@ final class Assignments {
 
     /** The plan a live assignment gives the caller, or null. */
     String match(Caller caller) {
-        Snapshot s = snapshot.get();
-        while (clock.millis() >= s.nextEnd()) {
-            // in place of the one it was rebuilt from only: settings read from the store meanwhile win, and are looked at again
-            Snapshot rebuilt = snapshot(s.all());
-            s = snapshot.compareAndSet(s, rebuilt) ? rebuilt : snapshot.get();
-        }
-        return s.live().match(caller);
+        return applied.match(caller, clock.millis());
     }
 
     /**
@@ -101,7 +88,7 @@ final class Assignments {
     Map<String, Assignment> live() {
         long now = clock.millis();
         Map<String, Assignment> live = new TreeMap<>();
-        snapshot.get().all().forEach((id, a) -> {
+        applied.all().forEach((id, a) -> {
             if (a.until() == null || a.until().toEpochMilli() > now) {
                 live.put(id, a);
             }
@@ -109,18 +96,18 @@ final class Assignments {
         return live;
     }
 
-    /** Applies the assignments among the shared settings. */
-    void read(Map<String, String> fields) {
-        Map<String, Assignment> all = new HashMap<>();
+    /**
+     * Applies the assignments among shared settings read from the store: those of every field read, in place of
+     * what was applied; or those of the fields written since (a null value: removed). Called by one thread at a time.
+     */
+    void apply(Map<String, String> fields, boolean every) {
+        AssignedIdentities target = every ? new AssignedIdentities(keyHeader) : applied;
         fields.forEach((identity, value) -> {
             if (isAssignment(identity)) {
-                Assignment a = parse(identity, value);
-                if (a != null) {
-                    all.put(identity, a);
-                }
+                target.put(identity, value == null ? null : parse(identity, value));
             }
         });
-        snapshot.set(snapshot(Map.copyOf(all)));
+        applied = target;
     }
 
     /** An assignment as kept in the store ({@code plan|end in ms or empty}); null (and logged) when unreadable. */
@@ -137,23 +124,5 @@ final class Assignments {
             LOG.log(System.Logger.Level.WARNING, "Throttle: ignored an unreadable assignment of " + LoggedIdentity.of(identity) + ": " + value);
             return null;
         }
-    }
-
-    /** The lists of the assignments live now, and when the first of them ends. */
-    private Snapshot snapshot(Map<String, Assignment> all) {
-        long now = clock.millis();
-        long nextEnd = Long.MAX_VALUE;
-        Map<String, List<String>> byPlan = new HashMap<>();
-        for (Map.Entry<String, Assignment> e : all.entrySet()) {
-            Instant until = e.getValue().until();
-            if (until != null && until.toEpochMilli() <= now) {
-                continue;
-            }
-            if (until != null) {
-                nextEnd = Math.min(nextEnd, until.toEpochMilli());
-            }
-            byPlan.computeIfAbsent(e.getValue().plan(), p -> new ArrayList<>()).add(e.getKey());
-        }
-        return new Snapshot(all, PlanLists.of(byPlan, keyHeader), nextEnd);
     }
 }

@@ -1,4 +1,4 @@
-package io.github.throttle.limiter;
+package io.github.throttle.fleet;
 
 /**
  * One change of the shared settings, made through {@link io.github.throttle.ThrottleAdmin}: the field to set

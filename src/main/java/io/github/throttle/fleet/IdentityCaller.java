@@ -1,4 +1,4 @@
-package io.github.throttle.limiter;
+package io.github.throttle.fleet;
 
 import io.github.throttle.Caller;
 

@@ -1,4 +1,4 @@
-package io.github.throttle.limiter;
+package io.github.throttle.fleet;
 
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
@@ -7,6 +7,10 @@ import io.github.throttle.Throttler;
 import io.github.throttle.config.LoggedIdentity;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.limiter.BucketPlan;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.limiter.Rates;
+import io.github.throttle.limiter.Targets;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -74,7 +78,7 @@ public final class Administration {
      * @throws IllegalArgumentException naming what is wrong (nothing changes)
      */
     public void override(String bucket, String plan, List<Throttler.Rate> rates, String principal) {
-        Overrides.Key key = key(bucket, plan);
+        BucketPlan key = key(bucket, plan);
         AdminBounds.rates("limits", rates);
         List<Limit> limits = new ArrayList<>();
         for (int i = 0; rates != null && i < rates.size(); i++) {
@@ -92,15 +96,15 @@ public final class Administration {
                         + "): " + e.getMessage(), e);
             }
         }
-        targets.checkOverride(key, limits);
-        change(new SharedChange(key.field(), Overrides.format(limits), "the override of " + key,
+        LimitOverrides.check(targets, key, limits);
+        change(new SharedChange(LimitOverrides.field(key), LimitOverrides.format(limits), "the override of " + key,
                 "limits of " + key + " overridden: " + limits), principal);
     }
 
     /** As {@link ThrottleAdmin#clearOverride}; {@code principal} made the change (logged). */
     public void clearOverride(String bucket, String plan, String principal) {
-        Overrides.Key key = key(bucket, plan);
-        change(new SharedChange(key.field(), null, "the override of " + key, "override of " + key + " cleared"), principal);
+        BucketPlan key = key(bucket, plan);
+        change(new SharedChange(LimitOverrides.field(key), null, "the override of " + key, "override of " + key + " cleared"), principal);
     }
 
     /**
@@ -114,11 +118,11 @@ public final class Administration {
     public List<ThrottleAdmin.Usage> usage(String bucket, String plan, String given) {
         String identity = AdminBounds.required("identity", given);
         AdminBounds.required("bucket", bucket);
-        Map<Overrides.Key, List<Limit>> inForce = targets.limitsInForce();
+        Map<BucketPlan, List<Limit>> inForce = targets.limitsInForce();
         String p = plan == null ? planOf(identity) : plan(AdminBounds.optional("plan", plan));
-        List<Limit> limits = inForce.get(new Overrides.Key(bucket, p));
+        List<Limit> limits = inForce.get(new BucketPlan(bucket, p));
         if (limits == null && plan == null) {
-            limits = inForce.get(new Overrides.Key(bucket, ""));
+            limits = inForce.get(new BucketPlan(bucket, ""));
         }
         if (limits == null) {
             throw new IllegalArgumentException(inForce.keySet().stream().anyMatch(k -> k.bucket().equals(bucket))
@@ -169,8 +173,8 @@ public final class Administration {
     }
 
     /** The key of an override, its bucket and plan in range. */
-    private static Overrides.Key key(String bucket, String plan) {
-        return new Overrides.Key(AdminBounds.required("bucket", bucket), plan(AdminBounds.optional("plan", plan)));
+    private static BucketPlan key(String bucket, String plan) {
+        return new BucketPlan(AdminBounds.required("bucket", bucket), plan(AdminBounds.optional("plan", plan)));
     }
 
     /** A plan as the admin API takes it: {@code ""}, null and {@code default} are the default limits. */
