@@ -4,9 +4,6 @@ import io.github.throttle.engine.SharedChanges;
 import io.github.throttle.engine.SharedState;
 import io.lettuce.core.codec.Base16;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +18,7 @@ import java.util.Map;
 final class SharedSettingsScript {
 
     static final String RESOURCE = "/io/github/throttle/redis/shared-settings.lua";
-    static final String TEXT = read();
+    static final String TEXT = SlidingWindowScript.text(RESOURCE);
     static final String SHA1 = Base16.digest(TEXT.getBytes(StandardCharsets.UTF_8));
     private static final String KEPT = Integer.toString(SharedState.CHANGES_KEPT);
 
@@ -55,16 +52,5 @@ final class SharedSettingsScript {
             fields.put((String) reply.get(i), (String) reply.get(i + 1));
         }
         return new SharedChanges(version, kind.equals("every"), fields);
-    }
-
-    private static String read() {
-        try (InputStream in = SharedSettingsScript.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -22,7 +22,7 @@ import java.util.Map;
 public final class SlidingWindowScript {
 
     public static final String RESOURCE = "/io/github/throttle/redis/sliding-window.lua";
-    public static final String TEXT = read();
+    public static final String TEXT = text(RESOURCE);
     public static final String SHA1 = Base16.digest(TEXT.getBytes(StandardCharsets.UTF_8));
 
     /** Windows of at most this many sub-buckets keep them in a ring; longer ones in a chain (see the script). */
@@ -230,10 +230,11 @@ public final class SlidingWindowScript {
         return Long.toString(n, 36);
     }
 
-    private static String read() {
-        try (InputStream in = SlidingWindowScript.class.getResourceAsStream(RESOURCE)) {
+    /** The text of a script shipped in this jar, at {@code resource}. */
+    static String text(String resource) {
+        try (InputStream in = SlidingWindowScript.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
+                throw new IllegalStateException("missing resource " + resource);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

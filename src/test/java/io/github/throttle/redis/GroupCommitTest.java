@@ -32,24 +32,6 @@ class GroupCommitTest {
 
     private static final long DAY = 86_400_000L;
 
-    /** Sends runs to Redis; while {@link #hold} is not done, a run waits for it before it goes. */
-    private static final class HeldRuns {
-        final StatefulRedisConnection<String, String> connection;
-        final List<Integer> sizes = new ArrayList<>();
-        volatile CompletableFuture<Void> hold = CompletableFuture.completedFuture(null);
-
-        HeldRuns(StatefulRedisConnection<String, String> connection) {
-            this.connection = connection;
-        }
-
-        CompletionStage<List<Object>> send(SlidingWindowScript.Run run) {
-            synchronized (sizes) {
-                sizes.add(run.size());
-            }
-            return hold.thenCompose(go -> ScriptRuns.run(connection.async(), run.keys(), run.args()));
-        }
-    }
-
     /**
      * The differential test under batching: for each batch size from 1 to 64, a lone call is held in flight
      * while that many random calls queue (several identities, limits, weights, reports, the clock moving between

@@ -41,20 +41,6 @@ class MixedCallsAgreeTest {
             Limit.inFlight(3, 5000, "more-seats"),
     };
 
-    /** Sends runs to Redis; while {@link #hold} is not done, a run waits for it before it goes. */
-    private static final class HeldRuns {
-        final StatefulRedisConnection<String, String> connection;
-        volatile CompletableFuture<Void> hold = CompletableFuture.completedFuture(null);
-
-        HeldRuns(StatefulRedisConnection<String, String> connection) {
-            this.connection = connection;
-        }
-
-        CompletionStage<List<Object>> send(SlidingWindowScript.Run run) {
-            return hold.thenCompose(go -> ScriptRuns.run(connection.async(), run.keys(), run.args()));
-        }
-    }
-
     @Test
     void randomMixedCallsInBatchesOfOneToSixtyFourNeverFailTheScriptAndAgreeWithTheEmbeddedStore() {
         long seed = Long.getLong("throttle.seed", System.nanoTime());
