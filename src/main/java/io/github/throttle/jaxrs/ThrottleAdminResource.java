@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * The admin HTTP API at {@code throttle-admin} under the application's JAX-RS path: {@link ThrottleAdmin} over
@@ -73,7 +72,7 @@ public class ThrottleAdminResource {
             for (ThrottleAdmin.BucketLimits bucket : admin.buckets()) {
                 for (Throttler.Rate rate : bucket.limits()) {
                     long window = rate.window().toMillis();
-                    json.object().member("bucket", bucket.bucket()).member("plan", planName(bucket.plan()))
+                    json.object().member("bucket", bucket.bucket()).member("plan", AdminParameters.planName(bucket.plan()))
                             .member("limit", rate.limit()).member("windowMillis", window)
                             .member("precisionMillis", rate.precision() == null ? window : rate.precision().toMillis())
                             .member("overridden", bucket.overridden()).end('}');
@@ -89,14 +88,14 @@ public class ThrottleAdminResource {
     public Response override(@Context SecurityContext security, @QueryParam("bucket") String bucket, @QueryParam("plan") String plan,
                              @QueryParam("rate") List<String> rates) {
         return change(security, () -> {
-            String b = required("bucket", bucket);
-            String p = limitsPlan(plan);
+            String b = AdminParameters.required("bucket", bucket);
+            String p = AdminParameters.limitsPlan(plan);
             if (rates == null || rates.isEmpty()) {
-                throw new BadParameter("rate", "at least one is needed, as limit/window[/precision] (e.g. rate=100/1m&rate=1000/1h/1m)");
+                throw new AdminParameters.BadParameter("rate", "at least one is needed, as limit/window[/precision] (e.g. rate=100/1m&rate=1000/1h/1m)");
             }
             List<Throttler.Rate> limits = new ArrayList<>(rates.size());
             for (String rate : rates) {
-                limits.add(parse("rate", rate, RateText::parse));
+                limits.add(AdminParameters.parse("rate", rate, RateText::parse));
             }
             admin.override(b, p, AdminBounds.rates("rate", limits));
         });
@@ -107,8 +106,8 @@ public class ThrottleAdminResource {
     @Operation(hidden = true)
     public Response clearOverride(@Context SecurityContext security, @QueryParam("bucket") String bucket, @QueryParam("plan") String plan) {
         return change(security, () -> {
-            String b = required("bucket", bucket);
-            String p = limitsPlan(plan);
+            String b = AdminParameters.required("bucket", bucket);
+            String p = AdminParameters.limitsPlan(plan);
             admin.clearOverride(b, p);
         });
     }
@@ -119,12 +118,12 @@ public class ThrottleAdminResource {
     public Response usage(@Context SecurityContext security, @QueryParam("bucket") String bucket, @QueryParam("plan") String plan,
                           @QueryParam("identity") String identity, @HeaderParam(IDENTITY_HEADER) String identityHeader) {
         return read(security, () -> {
-            String b = required("bucket", bucket);
-            String id = identity(identity, identityHeader);
+            String b = AdminParameters.required("bucket", bucket);
+            String id = AdminParameters.identity(identity, identityHeader);
             String p = plan == null || plan.isEmpty() ? null : plan.equals("default") ? "" : plan;
             List<ThrottleAdmin.Usage> usage = admin.usage(b, p, id);
             JsonText json = new JsonText().object().member("bucket", b).member("identity", id)
-                    .member("plan", p == null ? null : planName(p)).name("limits").array();
+                    .member("plan", p == null ? null : AdminParameters.planName(p)).name("limits").array();
             for (ThrottleAdmin.Usage u : usage) {
                 json.object().member("policy", u.policy()).member("limit", u.limit()).member("used", u.used())
                         .member("remaining", u.remaining()).member("resetSeconds", RateLimitFields.secondsUp(u.resetMillis())).end('}');
@@ -139,8 +138,8 @@ public class ThrottleAdminResource {
     public Response reset(@Context SecurityContext security, @QueryParam("bucket") String bucket, @QueryParam("identity") String identity,
                           @HeaderParam(IDENTITY_HEADER) String identityHeader) {
         return change(security, () -> {
-            String b = required("bucket", bucket);
-            String id = identity(identity, identityHeader);
+            String b = AdminParameters.required("bucket", bucket);
+            String id = AdminParameters.identity(identity, identityHeader);
             admin.reset(b, id);
         });
     }
@@ -152,11 +151,11 @@ public class ThrottleAdminResource {
                            @HeaderParam(IDENTITY_HEADER) String identityHeader, @QueryParam("plan") String plan,
                            @QueryParam("for") String duration) {
         return change(security, () -> {
-            String id = identity(identity, identityHeader);
-            String p = required("plan", plan);
-            Duration d = duration == null || duration.isBlank() ? null : parse("for", duration, Durations::parse);
+            String id = AdminParameters.identity(identity, identityHeader);
+            String p = AdminParameters.required("plan", plan);
+            Duration d = duration == null || duration.isBlank() ? null : AdminParameters.parse("for", duration, Durations::parse);
             if (d != null && (d.isNegative() || d.isZero())) {
-                throw new BadParameter("for", "'" + duration + "' must be positive (leave it out for no end)");
+                throw new AdminParameters.BadParameter("for", "'" + duration + "' must be positive (leave it out for no end)");
             }
             admin.assign(id, p, AdminBounds.duration("for", d));
         });
@@ -168,7 +167,7 @@ public class ThrottleAdminResource {
     public Response unassign(@Context SecurityContext security, @QueryParam("identity") String identity,
                              @HeaderParam(IDENTITY_HEADER) String identityHeader) {
         return change(security, () -> {
-            String id = identity(identity, identityHeader);
+            String id = AdminParameters.identity(identity, identityHeader);
             admin.unassign(id);
         });
     }
@@ -193,21 +192,14 @@ public class ThrottleAdminResource {
     @Operation(hidden = true)
     public Response top(@Context SecurityContext security, @QueryParam("bucket") String bucket, @QueryParam("n") String n) {
         return read(security, () -> {
-            String b = required("bucket", bucket);
-            int count = n == null || n.isBlank() ? 10 : parse("n", n, ThrottleAdminResource::count);
+            String b = AdminParameters.required("bucket", bucket);
+            int count = n == null || n.isBlank() ? 10 : AdminParameters.parse("n", n, AdminParameters::count);
             JsonText json = new JsonText().array();
             for (ThrottleAdmin.Denied d : admin.topDenied(b, count)) {
                 json.object().member("identity", d.identity()).member("denied", d.denied()).end('}');
             }
             return json.end(']');
         });
-    }
-
-    /** A parameter refused before anything is asked of the admin. */
-    static final class BadParameter extends RuntimeException {
-        BadParameter(String parameter, String why) {
-            super(parameter + ": " + why, null, false, false);
-        }
     }
 
     /** What a request does once admitted. */
@@ -248,7 +240,7 @@ public class ThrottleAdminResource {
         }
         try {
             return work.run();
-        } catch (IllegalArgumentException | BadParameter e) {
+        } catch (IllegalArgumentException | AdminParameters.BadParameter e) {
             // the admin's own refusals name what is wrong first too: identity, plan, bucket, rate
             return RateLimitFields.problem(400, "Bad Request", e.getMessage()).build();
         } catch (IllegalStateException e) {
@@ -263,54 +255,5 @@ public class ThrottleAdminResource {
             settings = s;
         }
         return s;
-    }
-
-    private static int count(String text) {
-        try {
-            int n = Integer.parseInt(text.trim());
-            if (n >= 1 && n <= AdminBounds.MOST_DENIED) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new IllegalArgumentException("'" + text + "' must be a whole number from 1 to " + AdminBounds.MOST_DENIED);
-    }
-
-    private static String required(String name, String value) {
-        if (value == null || value.isBlank()) {
-            throw new BadParameter(name, "required");
-        }
-        return value.trim();
-    }
-
-    /** {@code identity} from the query or the {@value #IDENTITY_HEADER} header (not two different ones). */
-    private static String identity(String query, String header) {
-        boolean inQuery = query != null && !query.isBlank();
-        boolean inHeader = header != null && !header.isBlank();
-        if (inQuery && inHeader && !query.trim().equals(header.trim())) {
-            throw new BadParameter("identity", "given twice, in the query and in the " + IDENTITY_HEADER + " header, differently");
-        }
-        if (!inQuery && !inHeader) {
-            throw new BadParameter("identity", "required, as a query parameter or in the " + IDENTITY_HEADER + " header");
-        }
-        return (inQuery ? query : header).trim();
-    }
-
-    /** The plan of {@code limits}: omitted or {@code default} is the default limits ({@code ""}). */
-    private static String limitsPlan(String plan) {
-        return plan == null || plan.isBlank() || plan.trim().equals("default") ? "" : plan.trim();
-    }
-
-    private static String planName(String plan) {
-        return plan.isEmpty() ? "default" : plan;
-    }
-
-    private static <T> T parse(String name, String text, Function<String, T> parser) {
-        try {
-            return parser.apply(text);
-        } catch (IllegalArgumentException e) {
-            throw new BadParameter(name, e.getMessage());
-        }
     }
 }
