@@ -60,11 +60,20 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
                 new String[] {key}, SharedSettingsScript.write(field, value))).thenApply(SharedSettingsScript::written);
     }
 
-    /** One run of {@link SharedSettingsScript}, whatever the number of changes. */
+    /**
+     * The version first ({@code HGET}): a poll that finds nothing new costs that alone, as it did before changes were
+     * noted, and runs no script; when the version moved, one run of {@link SharedSettingsScript}, whatever the
+     * number of changes.
+     */
     @Override
     public final CompletionStage<SharedChanges> sharedChanges(String key, long held) {
-        return connection.get().thenCompose(c -> ScriptRuns.run(scripts(c), SharedSettingsScript.SHA1, SharedSettingsScript.TEXT,
-                new String[] {key}, SharedSettingsScript.read(held))).thenApply(SharedSettingsScript::changes);
+        return connection.get().thenCompose(c -> hashes(c).hget(key, VERSION).thenCompose(version -> {
+            if (held > 0 && String.valueOf(held).equals(version)) {
+                return CompletableFuture.completedFuture(SharedChanges.none(held));
+            }
+            return ScriptRuns.run(scripts(c), SharedSettingsScript.SHA1, SharedSettingsScript.TEXT, new String[] {key},
+                    SharedSettingsScript.read(held)).thenApply(SharedSettingsScript::changes);
+        }));
     }
 
     /** One {@code HINCRBY} per field, then {@code PEXPIRE}: sent together, answered once all are. */
