@@ -68,7 +68,8 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
     @Override
     public final CompletionStage<SharedChanges> sharedChanges(String key, long held) {
         return connection.get().thenCompose(c -> hashes(c).hget(key, VERSION).thenCompose(version -> {
-            if (held > 0 && String.valueOf(held).equals(version)) {
+            // no hash yet is version 0, as the script reads it: an instance holding it has nothing to read
+            if (String.valueOf(held).equals(version == null ? "0" : version)) {
                 return CompletableFuture.completedFuture(SharedChanges.none(held));
             }
             return ScriptRuns.run(scripts(c), SharedSettingsScript.SHA1, SharedSettingsScript.TEXT, new String[] {key},
