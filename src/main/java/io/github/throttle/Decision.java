@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The answer to one call: allowed or not, and the figures a client needs to pace itself.
@@ -26,10 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Decision {
 
-    private static final Decision UNMETERED = new Decision(true, Long.MAX_VALUE, 0, 0, List.of());
+    private static final Decision UNMETERED = new Decision(Outcome.FAILURE_ALLOWED, true, Long.MAX_VALUE, 0, 0, List.of(),
+            null, CallEnding.NONE, 0);
     private static final long UNAVAILABLE = -1;
     private static final String BLOCKED = "blocked";
 
+    private final Outcome outcome;
     private final boolean allowed;
     private final long remaining;
     private final long retryAfterMillis;
@@ -37,32 +37,27 @@ public final class Decision {
     private final List<Quota> quotas;
     /** The plan whose limits applied; null for the default limits. */
     private final String plan;
-    /** Returns the weight this call recorded and releases its seats; null when there is nothing to give back. */
-    private final GiveBack giveBack;
-    /** What was returned already: {@link #WEIGHT} and {@link #SEATS}, each at most once. */
-    private final AtomicInteger returned = new AtomicInteger();
-    private static final int WEIGHT = 1;
-    private static final int SEATS = 2;
-    /** Taken by this instance alone while the store could not be asked ({@code throttle.on-store-failure=local}). */
-    private final boolean local;
+    /** How the call ends: what it recorded comes back through it. */
+    private final CallEnding ending;
     /** How long an allowed call waits for its reservation before it proceeds ({@code maxWaitMillis}); else 0. */
     private final long waitMillis;
 
-    private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas) {
-        this(allowed, remaining, retryAfterMillis, resetMillis, quotas, null, null, false, 0);
-    }
-
-    private Decision(boolean allowed, long remaining, long retryAfterMillis, long resetMillis, List<Quota> quotas,
-                     String plan, GiveBack giveBack, boolean local, long waitMillis) {
+    Decision(Outcome outcome, boolean allowed, long remaining, long retryAfterMillis, long resetMillis,
+                     List<Quota> quotas, String plan, CallEnding ending, long waitMillis) {
+        this.outcome = outcome;
         this.allowed = allowed;
         this.remaining = remaining;
         this.retryAfterMillis = retryAfterMillis;
         this.resetMillis = resetMillis;
         this.quotas = quotas;
         this.plan = plan;
-        this.giveBack = giveBack;
-        this.local = local;
+        this.ending = ending;
         this.waitMillis = waitMillis;
+    }
+
+    /** This decision with other parts; the figures stay. For {@link Decisions}. */
+    Decision with(Outcome outcome, String plan, CallEnding ending, long waitMillis) {
+        return new Decision(outcome, allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, ending, waitMillis);
     }
 
     /**
@@ -90,7 +85,8 @@ public final class Decision {
         if (!allowed && retry <= 0) {
             throw new IllegalArgumentException("a denied decision needs a violated quota with a wait > 0");
         }
-        return new Decision(allowed, remaining, allowed ? 0 : retry, reset, List.copyOf(quotas));
+        return new Decision(allowed ? Outcome.ALLOWED : Outcome.DENIED, allowed, remaining, allowed ? 0 : retry, reset,
+                List.copyOf(quotas), null, CallEnding.NONE, 0);
     }
 
     /**
@@ -111,7 +107,8 @@ public final class Decision {
      * @return the unavailable decision
      */
     public static Decision unavailable(long retryAfterMillis) {
-        return new Decision(false, UNAVAILABLE, Math.max(1, retryAfterMillis), 0, List.of());
+        return new Decision(Outcome.FAILURE_DENIED, false, UNAVAILABLE, Math.max(1, retryAfterMillis), 0, List.of(), null,
+                CallEnding.NONE, 0);
     }
 
     /**
@@ -121,88 +118,46 @@ public final class Decision {
      * @return the blocked decision
      */
     public static Decision blocked() {
-        return new Decision(false, 0, 0, 0, List.of(), BLOCKED, null, false, 0);
+        return new Decision(Outcome.BLOCKED, false, 0, 0, 0, List.of(), BLOCKED, CallEnding.NONE, 0);
+    }
+
+    /** @return what happened to the call, as metrics count it */
+    public Outcome outcome() {
+        return outcome;
     }
 
     /**
-     * This decision, as taken for a call on {@code plan}.
+     * How the call ends: its weight given back, its seats released, each at most once. A decision that recorded
+     * nothing (denied, unmetered, or a call whose target does not give weight back) ends with
+     * {@link CallEnding#NONE}.
      *
-     * @param plan the plan whose limits applied; {@code null} or empty for the default limits
-     * @return a decision with the same figures and that plan
+     * @return the ending of this call
      */
-    public Decision onPlan(String plan) {
-        String p = plan == null || plan.isEmpty() ? null : plan;
-        if (Objects.equals(p, this.plan)) {
-            return this;
-        }
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, p, giveBack, local, waitMillis);
+    public CallEnding ending() {
+        return ending;
     }
 
     /**
-     * How a store takes back what an allowed call recorded: the weight it counted in the windows of rate
-     * limits, the seats it holds in in-flight limits, or both.
-     */
-    @FunctionalInterface
-    public interface GiveBack {
-        /**
-         * Takes back part of what the call recorded; asked at most once for each part.
-         *
-         * @param weight whether to give back the weight counted in rate limits
-         * @param seats  whether to release the seats held in in-flight limits
-         * @return a stage completed when the store has taken it back (or could not)
-         */
-        CompletionStage<Void> giveBack(boolean weight, boolean seats);
-    }
-
-    /**
-     * This decision, with the way to give back what the call recorded; for stores and limiters, which know what
-     * the call recorded.
-     *
-     * @param giveBack takes back the weight and seats this call recorded; asked at most once for each
-     * @return a decision with the same figures that {@link #giveBack()} and {@link #release()} can undo
-     */
-    public Decision givingBackWith(GiveBack giveBack) {
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, Objects.requireNonNull(giveBack), local, waitMillis);
-    }
-
-    /**
-     * Gives the weight this call recorded in rate limits back to the sub-buckets it was recorded in, as far as
-     * they are still in their windows; usage never goes below 0 and other identities' weight is never touched.
-     * Seats of in-flight limits are not released here: {@link #release()} does that. Only the first call does
-     * anything; so does a decision that recorded nothing (denied, unmetered, or a call whose target does not
-     * give weight back).
+     * Gives the weight this call recorded in rate limits back; see {@link CallEnding#giveBack()}.
      *
      * @return a stage completed when the store has taken the weight back (or could not: it then stays counted)
+     * @deprecated use {@code ending().giveBack()}
      */
+    @Deprecated(since = "0.1.0")
     public CompletionStage<Void> giveBack() {
-        return returning(WEIGHT);
+        return ending.giveBack();
     }
 
     /**
-     * Ends the call: releases the seats it holds in in-flight limits ({@link Throttle#inFlight()}), so that
-     * another call may take them; the weight it counted in rate limits stays counted. Call it once the work
-     * the seat guards is done, whatever its outcome; the adapters do so when a throttled method returns or
-     * throws, when its response is written, and when its returned stage completes. Only the first call does
-     * anything; a seat never released is freed by the store when its lease (the limit's duration) ends.
+     * Ends the call: releases the seats it holds in in-flight limits; see {@link CallEnding#release()}.
      *
      * @return a stage completed when the store has released the seats (or could not: they are then freed
      *         when their lease ends)
+     * @deprecated use {@code ending().release()}
      */
+    @Deprecated(since = "0.1.0")
     public CompletionStage<Void> release() {
-        return returning(SEATS);
-    }
-
-    /** Takes back the parts asked for that were not taken back before. */
-    private CompletionStage<Void> returning(int parts) {
-        if (giveBack == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        int before = returned.getAndUpdate(r -> r | parts);
-        int now = parts & ~before;
-        if (now == 0) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return giveBack.giveBack((now & WEIGHT) != 0, (now & SEATS) != 0);
+        return ending.release();
     }
 
     /**
@@ -215,20 +170,12 @@ public final class Decision {
         return Optional.ofNullable(plan);
     }
 
-    /**
-     * Whether the call was refused because its caller is on plan {@code blocked}.
-     *
-     * @return {@code true} for a blocked call
-     */
+    /** @return whether the call was refused because its caller is on plan {@code blocked} */
     public boolean isBlocked() {
         return !allowed && BLOCKED.equals(plan) && quotas.isEmpty();
     }
 
-    /**
-     * Whether the call may proceed.
-     *
-     * @return {@code true} when the call is allowed (and, unless unmetered, counted)
-     */
+    /** @return whether the call may proceed (and, unless unmetered, was counted) */
     public boolean allowed() {
         return allowed;
     }
@@ -250,34 +197,7 @@ public final class Decision {
      * @return {@code true} for a decision taken locally
      */
     public boolean isLocal() {
-        return local;
-    }
-
-    /**
-     * This decision, as taken locally; for the engine, which decides in a store of this instance while the shared
-     * one cannot be asked.
-     *
-     * @return a decision with the same figures for which {@link #isLocal()} is true
-     */
-    public Decision locally() {
-        return local ? this : new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, giveBack, true, waitMillis);
-    }
-
-    /**
-     * This decision, for a call reserved ahead of now ({@code maxWaitMillis}) that proceeds {@code millis} after
-     * the store decided; for stores and limiters.
-     *
-     * @param millis the wait, at least 0
-     * @return a decision with the same figures and that wait
-     */
-    public Decision waiting(long millis) {
-        if (millis == waitMillis) {
-            return this;
-        }
-        if (!allowed || millis < 0) {
-            throw new IllegalArgumentException("only an allowed call waits, and never a negative time: " + millis);
-        }
-        return new Decision(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, giveBack, local, millis);
+        return outcome == Outcome.LOCAL_ALLOWED || outcome == Outcome.LOCAL_DENIED;
     }
 
     /**
@@ -292,9 +212,8 @@ public final class Decision {
     }
 
     /**
-     * Weight still available after this call: the least over limits and identities.
-     *
-     * @return the remaining weight; {@link Long#MAX_VALUE} when unmetered and allowed, -1 when unavailable
+     * @return weight still available after this call, the least over limits and identities; {@link Long#MAX_VALUE}
+     *         when unmetered and allowed, -1 when unavailable
      */
     public long remaining() {
         return remaining;
@@ -311,11 +230,7 @@ public final class Decision {
         return retryAfterMillis;
     }
 
-    /**
-     * {@link #retryAfterMillis()} as a duration.
-     *
-     * @return the wait before the call may be retried; zero when allowed
-     */
+    /** @return {@link #retryAfterMillis()} as a duration: the wait before the call may be retried; zero when allowed */
     public Duration retryAfter() {
         return Duration.ofMillis(retryAfterMillis);
     }
@@ -330,11 +245,7 @@ public final class Decision {
         return resetMillis;
     }
 
-    /**
-     * One entry per limit, in declaration order; figures are those of the most constrained identity.
-     *
-     * @return the per-limit figures, unmodifiable; empty when unmetered
-     */
+    /** @return one entry per limit, in declaration order, of the most constrained identity; empty when unmetered */
     public List<Quota> quotas() {
         return quotas;
     }
@@ -346,17 +257,17 @@ public final class Decision {
                 + (waitMillis == 0 ? "" : ", waitedMillis=" + waitMillis) + '}';
     }
 
-    /** Decisions are equal when their figures and plan are; how to give weight back is not compared. */
+    /** Decisions are equal when their outcome, figures and plan are; how the call ends is not compared. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof Decision d && allowed == d.allowed && remaining == d.remaining
+        return o instanceof Decision d && outcome == d.outcome && allowed == d.allowed && remaining == d.remaining
                 && retryAfterMillis == d.retryAfterMillis && resetMillis == d.resetMillis && quotas.equals(d.quotas)
                 && Objects.equals(plan, d.plan) && waitMillis == d.waitMillis;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(allowed, remaining, retryAfterMillis, resetMillis, quotas, plan);
+        return Objects.hash(outcome, allowed, remaining, retryAfterMillis, resetMillis, quotas, plan);
     }
 
     /**
@@ -375,35 +286,12 @@ public final class Decision {
      */
     public record Quota(String policy, long limit, long windowMillis, long remaining, long resetMillis,
                         boolean violated, boolean inFlight) {
-        /**
-         * Creates the figures of one limit.
-         *
-         * @param policy       the policy name shown to clients; not null
-         * @param limit        weight allowed per window
-         * @param windowMillis window length, in milliseconds
-         * @param remaining    weight left after this call
-         * @param resetMillis  for a violated limit, the wait until this call would fit; otherwise the wait
-         *                     until the oldest counted weight leaves the window; in milliseconds
-         * @param violated     whether this limit denied the call
-         * @param inFlight     whether the limit counts calls in progress
-         * @throws NullPointerException when {@code policy} is null
-         */
+        /** @throws NullPointerException when {@code policy} is null */
         public Quota {
             Objects.requireNonNull(policy, "policy");
         }
 
-        /**
-         * Creates the figures of one rate limit (calls made, not calls in progress).
-         *
-         * @param policy       the policy name shown to clients; not null
-         * @param limit        weight allowed per window
-         * @param windowMillis window length, in milliseconds
-         * @param remaining    weight left after this call
-         * @param resetMillis  for a violated limit, the wait until this call would fit; otherwise the wait
-         *                     until the oldest counted weight leaves the window; in milliseconds
-         * @param violated     whether this limit denied the call
-         * @throws NullPointerException when {@code policy} is null
-         */
+        /** The figures of one rate limit (calls made, not calls in progress): {@code inFlight} is false. */
         public Quota(String policy, long limit, long windowMillis, long remaining, long resetMillis, boolean violated) {
             this(policy, limit, windowMillis, remaining, resetMillis, violated, false);
         }

@@ -2,9 +2,9 @@ package io.github.throttle.cdi;
 
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
+import io.github.throttle.ThrottledException;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
-import io.github.throttle.limiter.Verdict;
 import jakarta.interceptor.InvocationContext;
 
 import java.util.concurrent.CompletableFuture;
@@ -58,9 +58,9 @@ final class DeferredCall {
          * the run started on.
          */
         void start(Consumer<Decision> allowed, Consumer<Throwable> refused) {
-            CompletableFuture<Verdict> verdict;
+            CompletableFuture<Decision> verdict;
             try {
-                verdict = limiter.decide(target, caller).toCompletableFuture();
+                verdict = limiter.admit(target, caller).toCompletableFuture();
             } catch (RuntimeException e) {
                 refused.accept(e);
                 return;
@@ -75,17 +75,16 @@ final class DeferredCall {
             });
         }
 
-        private void settle(Verdict v, Throwable failure, Consumer<Decision> allowed, Consumer<Throwable> refused) {
-            if (failure != null || v.refused()) {
+        private void settle(Decision d, Throwable failure, Consumer<Decision> allowed, Consumer<Throwable> refused) {
+            if (failure != null || d.outcome().refused()) {
                 if (state.get() != ENDED) {
-                    refused.accept(failure != null ? unwrap(failure) : ThrottleInterceptor.refusal(v));
+                    refused.accept(failure != null ? unwrap(failure) : new ThrottledException(d));
                 }
                 return;
             }
-            Decision d = v.decision();
             if (!state.compareAndSet(null, d)) {
                 // ended before it was decided: the method never runs
-                d.release();
+                d.ending().release();
                 return;
             }
             allowed.accept(d);
@@ -105,9 +104,9 @@ final class DeferredCall {
             Object s = state.getAndSet(ENDED);
             if (s instanceof Decision d) {
                 if (succeeded) {
-                    d.giveBack();
+                    d.ending().giveBack();
                 }
-                d.release();
+                d.ending().release();
             }
         }
 

@@ -8,7 +8,6 @@ import io.github.throttle.config.ReturnTypes;
 import io.github.throttle.ThrottledException;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
-import io.github.throttle.limiter.Verdict;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;
@@ -63,37 +62,28 @@ public class ThrottleInterceptor {
             // no thread waits for the store: the result returned decides, runs the method and ends the call
             return AsyncResults.of(kind, new DeferredCall(l, target, caller, ctx, this::announce));
         }
-        Verdict v = l.decide(target, caller).toCompletableFuture().join();
-        if (v.refused()) {
-            throw refusal(v);
+        Decision d = l.admit(target, caller).toCompletableFuture().join();
+        if (d.outcome().refused()) {
+            throw new ThrottledException(d);
         }
-        Decision d = v.decision();
         announce(d);
         Object result;
         try {
             result = ctx.proceed();
         } catch (Exception | Error e) {
             // a thrown exception keeps the charge, and ends the call
-            d.release();
+            d.ending().release();
             throw e;
         }
         // reached only when the method returned normally
-        d.giveBack();
+        d.ending().giveBack();
         if (result instanceof CompletionStage<?> stage && target.holdsSeats()) {
             // declared as another type (Object, say): the call still ends when its stage completes
-            stage.whenComplete((r, e) -> d.release());
+            stage.whenComplete((r, e) -> d.ending().release());
         } else {
-            d.release();
+            d.ending().release();
         }
         return result;
-    }
-
-    /**
-     * The exception a refused call fails with: {@link ThrottledException}, or, for a weight that could never pass,
-     * {@link IllegalArgumentException}.
-     */
-    static RuntimeException refusal(Verdict v) {
-        return v.overweight() != null ? new IllegalArgumentException(v.overweight()) : new ThrottledException(v.decision());
     }
 
     /** Tells this request's {@link CallDecision}, where a request context is active on this thread. */

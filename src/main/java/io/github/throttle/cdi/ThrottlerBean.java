@@ -49,12 +49,12 @@ public class ThrottlerBean implements Throttler {
 
     @Override
     public void giveBack(Decision decision) {
-        decision.giveBack().toCompletableFuture().join();
+        decision.ending().giveBack().toCompletableFuture().join();
     }
 
     @Override
     public void release(Decision decision) {
-        decision.release().toCompletableFuture().join();
+        decision.ending().release().toCompletableFuture().join();
     }
 
     @Override

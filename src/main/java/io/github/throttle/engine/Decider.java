@@ -1,6 +1,8 @@
 package io.github.throttle.engine;
 
+import io.github.throttle.CallEnding;
 import io.github.throttle.Decision;
+import io.github.throttle.Decisions;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -16,7 +18,7 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * Turns store calls into {@link Decision}s: picks the clock, bounds every store call by the timeout, and
+ * Asks the store: turns store calls into {@link Decision}s, picks the clock, bounds every store call by the timeout, and
  * applies the {@linkplain FailurePolicy failure policy}. After a failure the store is not asked again for
  * {@code openPeriod} (callers get the failure decision at once); then one call probes it. Under
  * {@link FailurePolicy#local local}, a store of this instance decides during a failure episode, with scaled
@@ -80,7 +82,7 @@ public final class Decider {
      *
      * @param limits the caller's limits, indexed by {@link StoreCall#limitIndex(int)}
      */
-    public CompletionStage<Decision> decide(StoreCall call, List<Limit> limits) {
+    public CompletionStage<Decision> ask(StoreCall call, List<Limit> limits) {
         boolean probe = false;
         if (failing) {
             if (clock.millis() < openUntil || !probing.compareAndSet(false, true)) {
@@ -108,7 +110,7 @@ public final class Decider {
                                     BiFunction<StoreCall, Taken[], CompletionStage<Void>> giveBack) {
         Decision d = decision(r, call, limits);
         if (r.allowed() && call.returnable()) {
-            d = d.givingBackWith((weight, seats) -> {
+            d = Decisions.endingWith(d, CallEnding.of((weight, seats) -> {
                 int[] pairs = call.returnablePairs(weight, seats);
                 if (pairs.length == 0) {
                     return CompletableFuture.completedFuture(null);
@@ -118,7 +120,7 @@ public final class Decider {
                     taken[j] = r.taken(pairs[j]);
                 }
                 return giveBack.apply(call.givingBack(pairs), taken);
-            });
+            }));
         }
         return d;
     }
@@ -195,7 +197,7 @@ public final class Decider {
         StoreCall scaled = call.withLimits(onFailure::scale);
         List<Limit> scaledLimits = limits.stream().map(l -> l == null ? null : onFailure.scale(l)).toList();
         StoreReply r = in.decide(scaled).toCompletableFuture().join();
-        return decided(r, scaled, scaledLimits, in::giveBack).locally();
+        return Decisions.locally(decided(r, scaled, scaledLimits, in::giveBack));
     }
 
     private void onFailure(Throwable cause) {

@@ -1,6 +1,7 @@
 package io.github.throttle.engine;
 
 import io.github.throttle.Decision;
+import io.github.throttle.Decisions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ final class ReplyFolding {
             }
         }
         Decision d = Decision.of(r.allowed(), quotas);
-        return r.delayMillis() > 0 ? d.waiting(r.delayMillis()) : d;
+        return r.delayMillis() > 0 ? Decisions.waiting(d, r.delayMillis()) : d;
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.github.throttle.jaxrs;
 
-import io.github.throttle.limiter.Verdict;
+import io.github.throttle.Decision;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -42,8 +42,8 @@ final class QuarkusRest {
         return ctx instanceof ResteasyReactiveContainerRequestContext;
     }
 
-    /** Suspends the request until the verdict is in, hands it over, then resumes the request. */
-    static void suspend(ContainerRequestContext ctx, CompletableFuture<Verdict> verdict, Consumer<Verdict> handOver) {
+    /** Suspends the request until the decision is in, hands it over, then resumes the request. */
+    static void suspend(ContainerRequestContext ctx, CompletableFuture<Decision> verdict, Consumer<Decision> handOver) {
         ResteasyReactiveContainerRequestContext rr = (ResteasyReactiveContainerRequestContext) ctx;
         rr.suspend();
         verdict.whenComplete((v, e) -> {

@@ -5,7 +5,6 @@ import io.github.throttle.Decision;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
-import io.github.throttle.limiter.Verdict;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -52,8 +51,13 @@ final class ThrottleFilter implements ContainerRequestFilter {
             p = PeerAddress.forRuntime(ctx);
             peer = p;
         }
-        CompletableFuture<Verdict> verdict = limiter.decide(target, new HttpCaller(ctx, target.method(), p, forwarded))
-                .toCompletableFuture();
+        CompletableFuture<Decision> verdict;
+        try {
+            verdict = limiter.admit(target, new HttpCaller(ctx, target.method(), p, forwarded)).toCompletableFuture();
+        } catch (Limiter.Overweight e) {
+            ctx.abortWith(RateLimitFields.overweight(e.getMessage()));
+            return;
+        }
         // waiting is cheaper than two thread hops, and allowed everywhere but on an event loop
         if (verdict.isDone() || !QuarkusRest.PRESENT || !QuarkusRest.handles(ctx) || !QuarkusRest.onEventLoop()) {
             apply(ctx, verdict.join());
@@ -67,13 +71,11 @@ final class ThrottleFilter implements ContainerRequestFilter {
         QuarkusRest.suspend(ctx, verdict, v -> pending.verdict = v);
     }
 
-    void apply(ContainerRequestContext ctx, Verdict v) {
-        if (v.refused()) {
-            ctx.abortWith(v.overweight() != null ? RateLimitFields.overweight(v.overweight())
-                    : RateLimitFields.denied(v.decision(), limiter.settings().headers()));
+    void apply(ContainerRequestContext ctx, Decision d) {
+        if (d.outcome().refused()) {
+            ctx.abortWith(RateLimitFields.denied(d, limiter.settings().headers()));
             return;
         }
-        Decision d = v.decision();
         ctx.setProperty(CallDecision.PROPERTY, d);
         if (current != null) {
             try {
@@ -82,7 +84,8 @@ final class ThrottleFilter implements ContainerRequestFilter {
                 // no request context on this thread: the request property is still there
             }
         }
-        if (v.showsFields()) {
+        // report mode sends no fields, and a decision without figures has none to send
+        if (!target.report() && !d.isUnmetered()) {
             ctx.setProperty(FIELDS, d);
         }
     }
@@ -112,7 +115,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
         @Override
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
             if (response.getStatus() < 400 && request.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
-                decision.giveBack();
+                decision.ending().giveBack();
             }
         }
     }
@@ -132,7 +135,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
             if ((!response.hasEntity() || "HEAD".equals(request.getMethod()))
                     && request.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
-                decision.release();
+                decision.ending().release();
             }
         }
 
@@ -142,7 +145,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
                 ctx.proceed();
             } finally {
                 if (ctx.getProperty(CallDecision.PROPERTY) instanceof Decision decision) {
-                    decision.release();
+                    decision.ending().release();
                 }
             }
         }
@@ -150,7 +153,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
 
     /** A decision taken while the request was suspended, applied by {@link Resumed}. */
     static final class Pending {
-        volatile Verdict verdict;
+        volatile Decision verdict;
     }
 
     /** Runs right after {@link ThrottleFilter}, on the resumed request's thread. */

@@ -1,6 +1,7 @@
 package io.github.throttle.limiter;
 
 import io.github.throttle.Decision;
+import io.github.throttle.Decisions;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 
@@ -78,7 +79,7 @@ final class DenyCache {
             long wait = q.violated() ? Math.max(1, q.resetMillis() - elapsed) : Math.max(0, q.resetMillis() - elapsed);
             quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), wait, q.violated()));
         }
-        return Decision.of(false, quotas).onPlan(plan);
+        return Decisions.onPlan(Decision.of(false, quotas), plan);
     }
 
     /** Remembers a denial the store answered to {@code call}, sent at {@code sentAt}. */

@@ -1,5 +1,6 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Outcome;
 import io.github.throttle.Caller;
 import io.github.throttle.ThrottleWeight;
 import io.github.throttle.engine.KeyCodec;
@@ -50,7 +51,7 @@ final class LimitSet {
     private final List<Charged> charged;
     private final List<Limit> limits;
     private final KeyCodec codec;
-    private final Map<CallResult, Meters.Counter> calls;
+    private final Map<Outcome, Meters.Counter> calls;
     private final ReportLog reportLog;
     private final long maxWaitMillis;
     private final Meters.Timer waits;
@@ -59,7 +60,7 @@ final class LimitSet {
      * @param maxWaitMillis the longest a call may wait for its turn (0: never)
      * @param waits         times the waits of the calls that waited
      */
-    LimitSet(String plan, List<Charged> charged, KeyCodec codec, Map<CallResult, Meters.Counter> calls, ReportLog reportLog,
+    LimitSet(String plan, List<Charged> charged, KeyCodec codec, Map<Outcome, Meters.Counter> calls, ReportLog reportLog,
              long maxWaitMillis, Meters.Timer waits) {
         this.plan = plan;
         this.maxWaitMillis = maxWaitMillis;
@@ -86,9 +87,9 @@ final class LimitSet {
     }
 
     /** Counts one call's result, and logs (at most once a minute) what report mode let through. */
-    void count(CallResult result) {
+    void count(Outcome result) {
         calls.get(result).increment();
-        if (result == CallResult.WOULD_DENY) {
+        if (result == Outcome.WOULD_DENY) {
             reportLog.wouldDeny();
         }
     }

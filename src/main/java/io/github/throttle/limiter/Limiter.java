@@ -1,7 +1,10 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.CallEnding;
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
+import io.github.throttle.Decisions;
+import io.github.throttle.Outcome;
 import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
@@ -24,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Limiter implements AutoCloseable {
 
-    private static final Decision UNLIMITED = Decision.unmetered().onPlan(PlanLists.UNLIMITED);
+    private static final Decision UNLIMITED = Decisions.as(Decisions.onPlan(Decision.unmetered(), PlanLists.UNLIMITED), Outcome.UNLIMITED);
     /**
      * The readiness check's probe, recorded on a key of its own: a store that can only read (an out-of-memory
      * Redis still runs a script that does not write) cannot decide. It holds one second of probes, far below this.
@@ -78,46 +81,58 @@ public final class Limiter implements AutoCloseable {
     }
 
     /**
-     * Decides one call of a target, and counts what happened to it: the caller's plan, the limits of that plan,
-     * the call's weight, then (unless the plan settles it) one store call.
+     * Admits one call of a target, or not, and counts what happened to it: the caller's plan, the limits of that
+     * plan, the call's weight, then (unless the plan settles it) one store call. The decision's
+     * {@linkplain Decision#outcome() outcome} says what the adapter does: a refused one is answered, any other
+     * proceeds (in report mode, nothing is refused).
      *
+     * @throws Overweight when the call's weight is above a limit, so that it could never pass (enforce mode)
      * @throws RuntimeException what the target's weigher throws: the call fails as the application's own error
      */
-    public CompletionStage<Verdict> decide(Target target, Caller caller) {
+    public CompletionStage<Decision> admit(Target target, Caller caller) {
         boolean report = target.report();
         Fleet f = fleet;
         String assigned = f.assignedPlan(caller);
         String plan = assigned != null ? assigned : plans.of(caller);
         if (PlanLists.BLOCKED.equals(plan)) {
             target.countBlocked();
-            CallResult result = report ? CallResult.WOULD_DENY : CallResult.BLOCKED;
-            return CompletableFuture.completedFuture(new Verdict(Decision.blocked(), result, report));
+            return CompletableFuture.completedFuture(report ? Decisions.as(Decision.blocked(), Outcome.WOULD_DENY) : Decision.blocked());
         }
         if (PlanLists.UNLIMITED.equals(plan)) {
             target.countUnlimited();
-            return CompletableFuture.completedFuture(new Verdict(UNLIMITED, CallResult.UNLIMITED, report));
+            return CompletableFuture.completedFuture(UNLIMITED);
         }
         LimitSet limits = target.limitsOn(plan);
         LimitSet.Charge charge = limits.charge(caller, decider.now());
         if (charge.overweight() != null) {
-            CallResult result = report ? CallResult.WOULD_DENY : CallResult.DENIED;
-            limits.count(result);
-            return CompletableFuture.completedFuture(new Verdict(Decision.unmetered().onPlan(limits.plan()), result, report,
-                    charge.overweight()));
+            limits.count(report ? Outcome.WOULD_DENY : Outcome.OVERWEIGHT);
+            if (!report) {
+                throw new Overweight(charge.overweight());
+            }
+            return CompletableFuture.completedFuture(
+                    Decisions.as(Decisions.onPlan(Decision.unmetered(), limits.plan()), Outcome.WOULD_DENY));
         }
         StoreCall call = charge.call();
         return askStore(call, limits.limits(), limits.plan()).thenCompose(d -> {
-            Decision decision = call.record() ? d : free(d);
-            CallResult result = CallResult.of(decision, report);
-            limits.count(result);
-            if (result == CallResult.DENIED || result == CallResult.WOULD_DENY || result == CallResult.LOCAL_DENIED) {
+            Decision decided = call.record() ? d : free(d);
+            Decision decision = report && !decided.allowed() ? Decisions.as(decided, Outcome.WOULD_DENY) : decided;
+            Outcome outcome = decision.outcome();
+            limits.count(outcome);
+            if (outcome == Outcome.DENIED || outcome == Outcome.WOULD_DENY || outcome == Outcome.LOCAL_DENIED) {
                 charge.who().forEach(f::denied);
             }
             if (decision.waitedMillis() > 0) {
                 limits.waited(decision.waitedMillis());
             }
-            return afterWait(decision, new Verdict(decision, result, report));
+            return afterWait(decision, decision);
         });
+    }
+
+    /** A call whose weight is above a limit of its target: it could never pass (HTTP answers 400). */
+    public static final class Overweight extends IllegalArgumentException {
+        Overweight(String why) {
+            super(why);
+        }
     }
 
     /**
@@ -145,15 +160,15 @@ public final class Limiter implements AutoCloseable {
         // a seat can come back at any moment: a denial by an in-flight limit is never certain beyond its call
         boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !targets.givesBackIn(call);
         if (!cacheable) {
-            return decider.decide(call, limits).thenApply(d -> d.onPlan(plan));
+            return decider.ask(call, limits).thenApply(d -> Decisions.onPlan(d, plan));
         }
         Decision known = denyCache.denied(call, plan);
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
         long sentAt = denyCache.now();
-        return decider.decide(call, limits).thenApply(d -> {
-            Decision onPlan = d.onPlan(plan);
+        return decider.ask(call, limits).thenApply(d -> {
+            Decision onPlan = Decisions.onPlan(d, plan);
             // a local denial is this instance's alone: the store may allow the call as soon as it answers
             if (!onPlan.allowed() && !onPlan.isLocal()) {
                 denyCache.remember(call, plan, onPlan, sentAt);
@@ -171,7 +186,8 @@ public final class Limiter implements AutoCloseable {
         for (Decision.Quota q : d.quotas()) {
             quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), q.resetMillis(), false, q.inFlight()));
         }
-        return Decision.of(true, quotas);
+        Decision allowed = Decisions.onPlan(Decision.of(true, quotas), d.plan().orElse(null));
+        return d.isLocal() ? Decisions.locally(allowed) : allowed;
     }
 
     /**
@@ -218,14 +234,14 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return askStore(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : d.givingBackWith((counted, seats) -> {
+        return askStore(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of((counted, seats) -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
             if (counted && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);
             }
-            CompletionStage<Void> back = counted ? d.giveBack() : CompletableFuture.completedFuture(null);
-            return seats ? back.thenCombine(d.release(), (a, b) -> null) : back;
-        })).thenCompose(d -> afterWait(d, d));
+            CompletionStage<Void> back = counted ? d.ending().giveBack() : CompletableFuture.completedFuture(null);
+            return seats ? back.thenCombine(d.ending().release(), (a, b) -> null) : back;
+        }))).thenCompose(d -> afterWait(d, d));
     }
 
     /** Forgets everything counted for {@code identity} in {@code bucket}. */

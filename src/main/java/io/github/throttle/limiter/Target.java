@@ -1,5 +1,6 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Outcome;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.metrics.Meters;
@@ -26,8 +27,8 @@ public final class Target {
     /** The limit sets in force: replaced as a whole when an override changes. */
     private volatile Sets sets;
     /** How calls on the reserved plans are counted: {@code unlimited}, then {@code blocked}. */
-    private final Map<CallResult, Meters.Counter> unlimitedCalls;
-    private final Map<CallResult, Meters.Counter> blockedCalls;
+    private final Map<Outcome, Meters.Counter> unlimitedCalls;
+    private final Map<Outcome, Meters.Counter> blockedCalls;
     private final boolean givesBack;
     private final boolean holdsSeats;
 
@@ -39,8 +40,8 @@ public final class Target {
     }
 
     Target(TargetConfig config, Method method, String name, boolean enabled, boolean httpEndpoint, boolean report, String bucket,
-           ReportLog reportLog, LimitSet defaults, Map<String, LimitSet> byPlan, Map<CallResult, Meters.Counter> unlimitedCalls,
-           Map<CallResult, Meters.Counter> blockedCalls) {
+           ReportLog reportLog, LimitSet defaults, Map<String, LimitSet> byPlan, Map<Outcome, Meters.Counter> unlimitedCalls,
+           Map<Outcome, Meters.Counter> blockedCalls) {
         this.method = method;
         this.name = name;
         this.enabled = enabled;
@@ -131,16 +132,16 @@ public final class Target {
 
     /** Counts a call of a caller on plan {@code unlimited}. */
     void countUnlimited() {
-        unlimitedCalls.get(CallResult.UNLIMITED).increment();
+        unlimitedCalls.get(Outcome.UNLIMITED).increment();
     }
 
     /** Counts a call of a caller on plan {@code blocked}: refused, or (report mode) let through and logged. */
     void countBlocked() {
         if (report) {
-            blockedCalls.get(CallResult.WOULD_DENY).increment();
+            blockedCalls.get(Outcome.WOULD_DENY).increment();
             reportLog.wouldDeny();
         } else {
-            blockedCalls.get(CallResult.BLOCKED).increment();
+            blockedCalls.get(Outcome.BLOCKED).increment();
         }
     }
 

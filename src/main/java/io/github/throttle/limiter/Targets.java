@@ -1,5 +1,6 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Outcome;
 import io.github.throttle.ThrottleKey;
 import io.github.throttle.ThrottlePlan;
 import io.github.throttle.ThrottleWeight;
@@ -132,8 +133,8 @@ public final class Targets {
         Target.Sets sets = limitSets(target, bucket, reportLog);
         plans.declare(target.plans());
         return new Target(target, method, target.target(), target.enabled(), httpEndpoint, target.report(), bucket,
-                reportLog, sets.defaults(), sets.byPlan(), counters(bucket, PlanLists.UNLIMITED, CallResult.UNLIMITED),
-                counters(bucket, PlanLists.BLOCKED, CallResult.BLOCKED, CallResult.WOULD_DENY));
+                reportLog, sets.defaults(), sets.byPlan(), counters(bucket, PlanLists.UNLIMITED, Outcome.UNLIMITED),
+                counters(bucket, PlanLists.BLOCKED, Outcome.BLOCKED, Outcome.WOULD_DENY));
     }
 
     /** The limit sets of a target as the overrides in force make them: its defaults, and those of each plan. */
@@ -186,18 +187,21 @@ public final class Targets {
             charged.add(new LimitSet.Charged(c.toLimit(), c.bucket(), head, c.weight(), c.weighed() ? weigher(c) : null, List.copyOf(resolvers),
                     c.skipSuccessful()));
         }
-        Map<CallResult, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, CallResult.ALLOWED,
-                CallResult.DENIED, CallResult.WOULD_DENY, CallResult.STORE_FAILURE_ALLOWED, CallResult.STORE_FAILURE_DENIED, CallResult.LOCAL_ALLOWED, CallResult.LOCAL_DENIED);
+        Map<Outcome, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, Outcome.ALLOWED,
+                Outcome.DENIED, Outcome.OVERWEIGHT, Outcome.WOULD_DENY, Outcome.FAILURE_ALLOWED, Outcome.FAILURE_DENIED,
+                Outcome.LOCAL_ALLOWED, Outcome.LOCAL_DENIED);
         // report mode never waits: it records what enforce would and proceeds at once; a target that never waits
         // publishes no wait timer
         long maxWait = target.report() ? 0 : target.maxWaitMillis();
         return new LimitSet(plan, charged, codec, calls, reportLog, maxWait, maxWait > 0 ? meters.waits(bucket) : nanos -> { });
     }
 
-    private Map<CallResult, Meters.Counter> counters(String bucket, String plan, CallResult... results) {
-        Map<CallResult, Meters.Counter> calls = new EnumMap<>(CallResult.class);
-        for (CallResult r : results) {
-            calls.put(r, meters.calls(bucket, plan, r.tag()));
+    /** The call counters of these outcomes, one per tag (an overweight call counts as denied). */
+    private Map<Outcome, Meters.Counter> counters(String bucket, String plan, Outcome... outcomes) {
+        Map<String, Meters.Counter> byTag = new HashMap<>();
+        Map<Outcome, Meters.Counter> calls = new EnumMap<>(Outcome.class);
+        for (Outcome o : outcomes) {
+            calls.put(o, byTag.computeIfAbsent(o.tag(), tag -> meters.calls(bucket, plan, tag)));
         }
         return calls;
     }

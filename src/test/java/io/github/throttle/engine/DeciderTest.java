@@ -66,7 +66,7 @@ class DeciderTest {
     void withAllowAFailedStoreLetsCallsThroughUncounted() {
         UnreachableStore store = new UnreachableStore();
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), FailurePolicy.ALLOW, Duration.ofSeconds(1));
-        Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
+        Decision decision = d.ask(call, List.of(limit)).toCompletableFuture().join();
         assertTrue(decision.allowed());
         assertTrue(decision.isUnmetered());
     }
@@ -75,7 +75,7 @@ class DeciderTest {
     void withDenyAFailedStoreDeniesAsUnavailable() {
         UnreachableStore store = new UnreachableStore();
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(50), FailurePolicy.DENY, Duration.ofSeconds(1));
-        Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
+        Decision decision = d.ask(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(decision.allowed());
         assertTrue(decision.isUnmetered());
         assertEquals(1000, decision.retryAfterMillis());
@@ -86,7 +86,7 @@ class DeciderTest {
         UnreachableStore store = new UnreachableStore();
         store.hang = true;
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofMillis(30), FailurePolicy.ALLOW, Duration.ofSeconds(1));
-        Decision decision = d.decide(call, List.of(limit)).toCompletableFuture().join();
+        Decision decision = d.ask(call, List.of(limit)).toCompletableFuture().join();
         assertTrue(decision.isUnmetered());
     }
 
@@ -95,18 +95,18 @@ class DeciderTest {
         UnreachableStore store = new UnreachableStore();
         MutableClock clock = new MutableClock(0);
         Decider d = new Decider(store, clock, false, Duration.ofMillis(50), FailurePolicy.ALLOW, Duration.ofSeconds(1));
-        d.decide(call, List.of(limit)).toCompletableFuture().join();
+        d.ask(call, List.of(limit)).toCompletableFuture().join();
         for (int i = 0; i < 100; i++) {
-            d.decide(call, List.of(limit)).toCompletableFuture().join();
+            d.ask(call, List.of(limit)).toCompletableFuture().join();
         }
         assertEquals(1, store.calls.get(), "no store call while open");
         clock.advanceMillis(1000);
         store.answer = new StoreReply(true, new long[] {9, 1000, 0});
-        Decision probe = d.decide(call, List.of(limit)).toCompletableFuture().join();
+        Decision probe = d.ask(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(probe.isUnmetered());
         assertEquals(9, probe.remaining());
         assertEquals(2, store.calls.get());
-        d.decide(call, List.of(limit)).toCompletableFuture().join();
+        d.ask(call, List.of(limit)).toCompletableFuture().join();
         assertEquals(3, store.calls.get(), "closed again: every call asks the store");
     }
 
@@ -118,15 +118,15 @@ class DeciderTest {
             UnreachableStore store = new UnreachableStore();
             // an open period that the clock never leaves: only the probe can end the episode
             Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), deny ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofHours(1));
-            Decision failed = d.decide(call, List.of(limit)).toCompletableFuture().join();
+            Decision failed = d.ask(call, List.of(limit)).toCompletableFuture().join();
             assertTrue(failed.isUnmetered());
             assertFalse(d.reachable(probe).toCompletableFuture().join(), "the store still fails");
-            assertTrue(d.decide(call, List.of(limit)).toCompletableFuture().join().isUnmetered(), "still in the episode");
+            assertTrue(d.ask(call, List.of(limit)).toCompletableFuture().join().isUnmetered(), "still in the episode");
 
             store.answer = new StoreReply(true, new long[] {9, 1000, 0});
             assertTrue(d.reachable(probe).toCompletableFuture().join());
             int before = store.calls.get();
-            Decision next = d.decide(call, List.of(limit)).toCompletableFuture().join();
+            Decision next = d.ask(call, List.of(limit)).toCompletableFuture().join();
             assertEquals(before + 1, store.calls.get(), "the store was asked");
             assertFalse(next.isUnmetered(), "deny=" + deny);
             assertEquals(9, next.remaining());
@@ -139,7 +139,7 @@ class DeciderTest {
         Decider d = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(2), FailurePolicy.DENY, Duration.ofHours(1));
         assertFalse(d.reachable(probe).toCompletableFuture().join());
         int asked = store.calls.get();
-        Decision next = d.decide(call, List.of(limit)).toCompletableFuture().join();
+        Decision next = d.ask(call, List.of(limit)).toCompletableFuture().join();
         assertFalse(next.allowed());
         assertTrue(next.isUnmetered());
         assertEquals(asked, store.calls.get(), "the open period keeps calls off the failed store");
@@ -161,14 +161,14 @@ class DeciderTest {
         Limit three = Limit.fixed(3, 60_000);
         StoreCall k = StoreCall.builder(-1, true).add("k", ten, 1, 0).build();
 
-        Decision first = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        Decision first = d.ask(k, List.of(ten)).toCompletableFuture().join();
         assertTrue(first.allowed());
         assertTrue(first.isLocal());
         assertFalse(first.isUnmetered());
         assertEquals(2, first.quotas().get(0).limit(), "max(1, floor(10 x 0.25))");
         assertEquals(1, first.remaining());
-        assertTrue(d.decide(k, List.of(ten)).toCompletableFuture().join().allowed());
-        Decision third = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        assertTrue(d.ask(k, List.of(ten)).toCompletableFuture().join().allowed());
+        Decision third = d.ask(k, List.of(ten)).toCompletableFuture().join();
         assertFalse(third.allowed());
         assertTrue(third.isLocal());
         assertEquals(60_000 - clock.millis() % 60_000, third.retryAfterMillis(), "until the window ends");
@@ -176,24 +176,24 @@ class DeciderTest {
 
         // per identity; a limit scaled below 1 keeps 1; a call heavier than the scaled limit is denied
         StoreCall other = StoreCall.builder(-1, true).add("other", three, 1, 0).build();
-        assertTrue(d.decide(other, List.of(three)).toCompletableFuture().join().allowed());
-        assertFalse(d.decide(other, List.of(three)).toCompletableFuture().join().allowed());
+        assertTrue(d.ask(other, List.of(three)).toCompletableFuture().join().allowed());
+        assertFalse(d.ask(other, List.of(three)).toCompletableFuture().join().allowed());
         StoreCall heavy = StoreCall.builder(-1, true).add("heavy", ten, 3, 0).build();
-        Decision tooHeavy = d.decide(heavy, List.of(ten)).toCompletableFuture().join();
+        Decision tooHeavy = d.ask(heavy, List.of(ten)).toCompletableFuture().join();
         assertFalse(tooHeavy.allowed());
         assertTrue(tooHeavy.isLocal());
 
         store.answer = new StoreReply(true, new long[] {9, 1000, 0});
         assertTrue(d.reachable(probe).toCompletableFuture().join());
         int asked = store.calls.get();
-        Decision back = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        Decision back = d.ask(k, List.of(ten)).toCompletableFuture().join();
         assertEquals(asked + 1, store.calls.get(), "the store decides again");
         assertFalse(back.isLocal());
         assertEquals(9, back.remaining());
 
         store.answer = null;
         assertFalse(d.reachable(probe).toCompletableFuture().join(), "a new episode");
-        Decision fresh = d.decide(k, List.of(ten)).toCompletableFuture().join();
+        Decision fresh = d.ask(k, List.of(ten)).toCompletableFuture().join();
         assertTrue(fresh.isLocal());
         assertEquals(1, fresh.remaining(), "the local counts of the earlier episode were dropped");
     }

@@ -51,7 +51,7 @@ final class FleetInstances {
 
     /** A call of {@link Api#search} by {@code caller}, decided. */
     static Decision call(Limiter l, Caller caller) {
-        return l.decide(l.target(Api.class, search()), caller).toCompletableFuture().join().decision();
+        return l.admit(l.target(Api.class, search()), caller).toCompletableFuture().join();
     }
 
     static TestCaller key(String key) {

@@ -1,5 +1,6 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Decision;
 import io.github.throttle.Caller;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleAdmin;
@@ -104,12 +105,12 @@ class AdminTest {
         }
     }
 
-    private static Verdict decide(Limiter l, Class<?> type, String method, Caller caller) {
-        return l.decide(l.target(type, type == Api.class ? method(method) : reportsMethod(method)), caller).toCompletableFuture().join();
+    private static Decision decide(Limiter l, Class<?> type, String method, Caller caller) {
+        return l.admit(l.target(type, type == Api.class ? method(method) : reportsMethod(method)), caller).toCompletableFuture().join();
     }
 
     private static boolean allowed(Limiter l, String method, Caller caller) {
-        return l.decide(l.target(Api.class, method(method)), caller).toCompletableFuture().join().decision().allowed();
+        return l.admit(l.target(Api.class, method(method)), caller).toCompletableFuture().join().allowed();
     }
 
     private static TestCaller key(String key) {
@@ -283,25 +284,25 @@ class AdminTest {
             ThrottleAdmin.Usage noSeat = new ThrottleAdmin.Usage("export-in-flight-1m", 3, 0, 3, 0);
             assertEquals(List.of(noSeat), admin(l).usage("export", null, "key:acme"), "a bucket of seats only, none held");
 
-            io.github.throttle.Decision first = decide(l, Api.class, "export", key("acme")).decision();
+            io.github.throttle.Decision first = decide(l, Api.class, "export", key("acme"));
             clock.advance(Duration.ofSeconds(10));
-            io.github.throttle.Decision second = decide(l, Api.class, "export", key("acme")).decision();
+            io.github.throttle.Decision second = decide(l, Api.class, "export", key("acme"));
             assertTrue(first.allowed() && second.allowed());
             assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 2, 1, 50_000)), admin(l).usage("export", "", "key:acme"),
                     "two seats held; the first lease ends in 50 s");
-            first.release().toCompletableFuture().join();
+            first.ending().release().toCompletableFuture().join();
             assertEquals(List.of(new ThrottleAdmin.Usage("export-in-flight-1m", 3, 1, 2, 60_000)), admin(l).usage("export", "", "key:acme"));
-            second.release().toCompletableFuture().join();
+            second.ending().release().toCompletableFuture().join();
             assertEquals(List.of(noSeat), admin(l).usage("export", "", "key:acme"));
 
-            io.github.throttle.Decision rendering = decide(l, Reports.class, "render", key("acme")).decision();
-            assertTrue(decide(l, Reports.class, "preview", key("acme")).decision().allowed());
+            io.github.throttle.Decision rendering = decide(l, Reports.class, "render", key("acme"));
+            assertTrue(decide(l, Reports.class, "preview", key("acme")).allowed());
             List<ThrottleAdmin.Usage> report = admin(l).usage("report", null, "key:acme");
             assertEquals(3, report.size(), report.toString());
             assertTrue(report.contains(new ThrottleAdmin.Usage("report-in-flight-1m", 2, 1, 1, 60_000)), report.toString());
             assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 10, 2, 8, 50_000)), "calls counted once per window: " + report);
             assertTrue(report.contains(new ThrottleAdmin.Usage("report-1m", 4, 2, 2, 50_000)), "the other limit of that window: " + report);
-            rendering.release().toCompletableFuture().join();
+            rendering.ending().release().toCompletableFuture().join();
         }
     }
 

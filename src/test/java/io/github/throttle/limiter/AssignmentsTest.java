@@ -1,5 +1,7 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Decision;
+import io.github.throttle.Outcome;
 import io.github.throttle.Caller;
 import io.github.throttle.Throttle;
 import io.github.throttle.ThrottleAdmin;
@@ -74,8 +76,8 @@ class AssignmentsTest {
         }
     }
 
-    private static Verdict call(Limiter l, Caller caller) {
-        return l.decide(l.target(Api.class, search()), caller).toCompletableFuture().join();
+    private static Decision call(Limiter l, Caller caller) {
+        return l.admit(l.target(Api.class, search()), caller).toCompletableFuture().join();
     }
 
     private static TestCaller key(String key) {
@@ -87,21 +89,21 @@ class AssignmentsTest {
         MutableClock clock = new MutableClock(1_790_000_000_000L);
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
             admin(l).assign("key:acme", "blocked", Duration.ofSeconds(2), null);
-            assertTrue(call(l, key("acme")).decision().isBlocked());
-            assertFalse(call(l, key("globex")).decision().isBlocked(), "another key");
+            assertTrue(call(l, key("acme")).isBlocked());
+            assertFalse(call(l, key("globex")).isBlocked(), "another key");
             assertEquals(Map.of("key:acme", new ThrottleAdmin.Assignment("blocked", clock.instant().plusSeconds(2))), admin(l).assignments());
 
             clock.advanceMillis(2000);
-            assertFalse(call(l, key("acme")).decision().isBlocked(), "the assignment ended");
+            assertFalse(call(l, key("acme")).isBlocked(), "the assignment ended");
             assertEquals(Map.of(), admin(l).assignments());
 
             admin(l).assign("key:acme", "pro", null, null);
             for (int i = 0; i < 5; i++) {
-                assertTrue(call(l, key("acme")).decision().allowed(), "pro allows 100");
+                assertTrue(call(l, key("acme")).allowed(), "pro allows 100");
             }
-            assertEquals(Optional.of("pro"), call(l, key("acme")).decision().plan());
+            assertEquals(Optional.of("pro"), call(l, key("acme")).plan());
             admin(l).unassign("key:acme", null);
-            assertFalse(call(l, key("acme")).decision().allowed(), "back on the default: 2 a minute, 6 counted");
+            assertFalse(call(l, key("acme")).allowed(), "back on the default: 2 a minute, 6 counted");
         }
     }
 
@@ -111,9 +113,9 @@ class AssignmentsTest {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
             admin(l).assign("ip:192.0.2.0/24", "unlimited", null, null);
             admin(l).assign("key:acme", "pro", null, null);
-            assertEquals(CallResult.UNLIMITED, call(l, key("acme")).result(), "unlimited before a plan");
+            assertEquals(Outcome.UNLIMITED, call(l, key("acme")).outcome(), "unlimited before a plan");
             admin(l).assign("user:ann", "blocked", null, null);
-            assertTrue(call(l, new TestCaller("192.0.2.1", "ann", Map.of("X-API-Key", "acme"))).decision().isBlocked());
+            assertTrue(call(l, new TestCaller("192.0.2.1", "ann", Map.of("X-API-Key", "acme"))).isBlocked());
         }
     }
 
@@ -145,22 +147,22 @@ class AssignmentsTest {
             try (Limiter a = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock);
                  Limiter b = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock)) {
                 // b denies k after two calls (the deny cache remembers it), then k is put on plan pro through a
-                assertTrue(call(b, key("k")).decision().allowed());
-                assertTrue(call(b, key("k")).decision().allowed());
-                assertFalse(call(b, key("k")).decision().allowed());
+                assertTrue(call(b, key("k")).allowed());
+                assertTrue(call(b, key("k")).allowed());
+                assertFalse(call(b, key("k")).allowed());
                 admin(a).assign("key:k", "pro", null, null);
                 // on plan pro: a call allowed because the store was slow to answer (under load) does not count
-                await("b applies the assignment", () -> Optional.of("pro").equals(call(b, key("k")).decision().plan()));
-                assertTrue(call(b, key("k")).decision().allowed());
+                await("b applies the assignment", () -> Optional.of("pro").equals(call(b, key("k")).plan()));
+                assertTrue(call(b, key("k")).allowed());
 
                 admin(a).assign("key:abuser", "blocked", Duration.ofHours(1), null);
-                await("b blocks", () -> call(b, key("abuser")).decision().isBlocked());
+                await("b blocks", () -> call(b, key("abuser")).isBlocked());
                 try (Limiter later = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), clock)) {
-                    assertTrue(call(later, key("abuser")).decision().isBlocked(), "a new instance starts with the assignments");
+                    assertTrue(call(later, key("abuser")).isBlocked(), "a new instance starts with the assignments");
                     assertEquals(admin(a).assignments(), admin(later).assignments());
                 }
                 admin(b).unassign("key:abuser", null);
-                await("a lifts the block", () -> !call(a, key("abuser")).decision().isBlocked());
+                await("a lifts the block", () -> !call(a, key("abuser")).isBlocked());
             }
         }
     }
@@ -171,10 +173,10 @@ class AssignmentsTest {
         try (Limiter l = limiter(RedisStores.open(redis.uri(), false, TIMEOUT), InstantSource.system())) {
             admin(l).assign("key:abuser", "blocked", null, null);
             redis.kill();
-            assertTrue(call(l, key("abuser")).decision().isBlocked());
+            assertTrue(call(l, key("abuser")).isBlocked());
             String why = assertThrows(IllegalStateException.class, () -> admin(l).assign("key:other", "blocked", null, null)).getMessage();
             assertTrue(why.contains("could not keep the assignment of " + AdminTest.keyInLogs("other")), "as logs write a key: " + why);
-            assertTrue(call(l, key("abuser")).decision().isBlocked(), "still blocked after the failed write");
+            assertTrue(call(l, key("abuser")).isBlocked(), "still blocked after the failed write");
         } finally {
             redis.close();
         }
@@ -224,11 +226,11 @@ class AssignmentsTest {
             // thread, as the watch of the shared settings reads it) just as that call reads the clock
             clock.onNextRead(Thread.currentThread(),
                     () -> CompletableFuture.runAsync(() -> admin(l).assign("key:abuser", "blocked", null, "ops")).join());
-            assertFalse(call(l, key("someone")).decision().isBlocked());
+            assertFalse(call(l, key("someone")).isBlocked());
             assertEquals(Map.of("key:abuser", new ThrottleAdmin.Assignment("blocked", null)), admin(l).assignments(),
                     "the block read meanwhile is kept; the trial ended");
-            assertTrue(call(l, key("abuser")).decision().isBlocked());
-            assertFalse(call(l, key("trial")).decision().isBlocked());
+            assertTrue(call(l, key("abuser")).isBlocked());
+            assertFalse(call(l, key("trial")).isBlocked());
         }
     }
 
@@ -264,7 +266,7 @@ class AssignmentsTest {
                 }
                 String abuser = "key:abuser-" + round;
                 assertEquals(new ThrottleAdmin.Assignment("blocked", null), admin(l).assignments().get(abuser), "round " + round);
-                assertTrue(call(l, key("abuser-" + round)).decision().isBlocked(), "round " + round);
+                assertTrue(call(l, key("abuser-" + round)).isBlocked(), "round " + round);
                 admin(l).unassign(abuser, null);
             }
         } finally {

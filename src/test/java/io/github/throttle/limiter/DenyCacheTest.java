@@ -68,9 +68,9 @@ class DenyCacheTest {
         return l;
     }
 
-    private static Verdict call(Limiter l, String method, Caller caller) {
+    private static Decision call(Limiter l, String method, Caller caller) {
         try {
-            return l.decide(l.target(Api.class, Api.class.getDeclaredMethod(method)), caller).toCompletableFuture().join();
+            return l.admit(l.target(Api.class, Api.class.getDeclaredMethod(method)), caller).toCompletableFuture().join();
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
         }
@@ -115,23 +115,23 @@ class DenyCacheTest {
                 Decision b = plain.acquire("prog", id, w, true, rates, 0).toCompletableFuture().join();
                 assertEquals(b.allowed(), a.allowed(), context);
                 if (a.allowed() && rnd.nextInt(5) == 0) {
-                    a.giveBack().toCompletableFuture().join();
-                    b.giveBack().toCompletableFuture().join();
+                    a.ending().giveBack().toCompletableFuture().join();
+                    b.ending().giveBack().toCompletableFuture().join();
                 }
             } else {
                 String method = methods.get(rnd.nextInt(methods.size()));
                 TestCaller c = caller("k" + rnd.nextInt(3), rnd.nextBoolean() ? "ann" : null, rnd.nextInt(4) == 0 ? "pro" : null,
                         rnd.nextInt(4));
-                Verdict a = call(cached, method, c);
-                Verdict b = call(plain, method, c);
-                assertEquals(b.decision().allowed(), a.decision().allowed(), context + " " + method + " " + c);
-                if (!a.decision().allowed() && !b.decision().allowed()) {
+                Decision a = call(cached, method, c);
+                Decision b = call(plain, method, c);
+                assertEquals(b.allowed(), a.allowed(), context + " " + method + " " + c);
+                if (!a.allowed() && !b.allowed()) {
                     // a remembered denial never tells the client to wait longer than the store does
-                    assertTrue(a.decision().retryAfterMillis() <= b.decision().retryAfterMillis(), context);
+                    assertTrue(a.retryAfterMillis() <= b.retryAfterMillis(), context);
                 }
-                if (a.decision().allowed() && method.equals("login") && rnd.nextBoolean()) {
-                    a.decision().giveBack().toCompletableFuture().join();
-                    b.decision().giveBack().toCompletableFuture().join();
+                if (a.allowed() && method.equals("login") && rnd.nextBoolean()) {
+                    a.ending().giveBack().toCompletableFuture().join();
+                    b.ending().giveBack().toCompletableFuture().join();
                 }
             }
         }
@@ -149,18 +149,18 @@ class DenyCacheTest {
             call(l, "search", c);
         }
         clock.set(clock.millis() + 400);
-        Verdict denied = call(l, "search", c);
-        assertFalse(denied.decision().allowed());
-        assertEquals(9_600, denied.decision().retryAfterMillis());
+        Decision denied = call(l, "search", c);
+        assertFalse(denied.allowed());
+        assertEquals(9_600, denied.retryAfterMillis());
         int asked = store.decided.get();
         clock.set(clock.millis() + 9_599);
-        Verdict local = call(l, "search", c);
-        assertFalse(local.decision().allowed());
-        assertEquals(1, local.decision().retryAfterMillis(), "the wait counts down");
-        assertEquals(0, local.decision().remaining());
+        Decision local = call(l, "search", c);
+        assertFalse(local.allowed());
+        assertEquals(1, local.retryAfterMillis(), "the wait counts down");
+        assertEquals(0, local.remaining());
         assertEquals(asked, store.decided.get(), "answered without the store");
         clock.set(clock.millis() + 1);
-        assertTrue(call(l, "search", c).decision().allowed());
+        assertTrue(call(l, "search", c).allowed());
         assertEquals(asked + 1, store.decided.get());
         assertEquals(2, registry.find(Meters.CALLS).tags("bucket", Api.class.getName() + "#search", "plan", "default", "result", "denied")
                         .counter().count(),
@@ -172,25 +172,25 @@ class DenyCacheTest {
         PlansTest.CountingStore store = new PlansTest.CountingStore(clock);
         Limiter l = limiter(store);
         call(l, "batch", caller("a", null, null, 4));
-        assertFalse(call(l, "batch", caller("a", null, null, 3)).decision().allowed());
+        assertFalse(call(l, "batch", caller("a", null, null, 3)).allowed());
         int asked = store.decided.get();
-        assertFalse(call(l, "batch", caller("a", null, null, 3)).decision().allowed());
-        assertFalse(call(l, "batch", caller("a", null, null, 5)).decision().allowed());
+        assertFalse(call(l, "batch", caller("a", null, null, 3)).allowed());
+        assertFalse(call(l, "batch", caller("a", null, null, 5)).allowed());
         assertEquals(asked, store.decided.get(), "weights 3 and 5 after a denial of 3");
-        assertTrue(call(l, "batch", caller("a", null, null, 1)).decision().allowed(), "weight 1 fits: the store is asked");
+        assertTrue(call(l, "batch", caller("a", null, null, 1)).allowed(), "weight 1 fits: the store is asked");
         // another key: its own 5 per 2 s, and 2 more of the address's 7 per 30 s
-        assertTrue(call(l, "batch", caller("b", null, null, 2)).decision().allowed(), "another key");
+        assertTrue(call(l, "batch", caller("b", null, null, 2)).allowed(), "another key");
         // two identities: the denial of (k1, ann) says nothing of (k1, bob)
         call(l, "both", caller("k1", "ann", null, 1));
         call(l, "both", caller("k1", "ann", null, 1));
-        assertFalse(call(l, "both", caller("k1", "ann", null, 1)).decision().allowed());
-        assertFalse(call(l, "both", caller("k1", "bob", null, 1)).decision().allowed(), "k1 is spent");
-        assertTrue(call(l, "both", caller("k2", "bob", null, 1)).decision().allowed());
+        assertFalse(call(l, "both", caller("k1", "ann", null, 1)).allowed());
+        assertFalse(call(l, "both", caller("k1", "bob", null, 1)).allowed(), "k1 is spent");
+        assertTrue(call(l, "both", caller("k2", "bob", null, 1)).allowed());
         // another plan has other limits: the free plan's denial is not the pro plan's
         for (int i = 0; i < 4; i++) {
             call(l, "search", caller("p", null, null, 1));
         }
-        assertTrue(call(l, "search", caller("p", null, "pro", 1)).decision().allowed());
+        assertTrue(call(l, "search", caller("p", null, "pro", 1)).allowed());
     }
 
     @Test
@@ -219,7 +219,7 @@ class DenyCacheTest {
         call(l, "loginCount", c);
         int asked = store.decided.get();
         for (int i = 0; i < 5; i++) {
-            assertFalse(call(l, "loginCount", c).decision().allowed());
+            assertFalse(call(l, "loginCount", c).allowed());
         }
         assertEquals(asked + 5, store.decided.get());
     }
@@ -229,16 +229,16 @@ class DenyCacheTest {
         PlansTest.CountingStore store = new PlansTest.CountingStore(clock);
         Limiter l = limiter(store);
         TestCaller c = caller("k", null, null, 1);
-        Decision holding = call(l, "upload", c).decision();
+        Decision holding = call(l, "upload", c);
         assertTrue(holding.allowed());
         for (int i = 0; i < 5; i++) {
-            Decision d = call(l, "upload", c).decision();
+            Decision d = call(l, "upload", c);
             assertFalse(d.allowed());
             assertEquals(600_000, d.retryAfterMillis(), "until the lease of the call in progress ends");
         }
         assertEquals(6, store.decided.get(), "every denial was the store's");
-        holding.release().toCompletableFuture().join();
-        assertTrue(call(l, "upload", c).decision().allowed(), "the seat came back before the lease ended");
+        holding.ending().release().toCompletableFuture().join();
+        assertTrue(call(l, "upload", c).allowed(), "the seat came back before the lease ended");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Outcome;
 import io.github.throttle.Caller;
 import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
@@ -99,9 +100,9 @@ class FeaturesMeetTest {
                 Optional.empty());
     }
 
-    private static Verdict call(Limiter l, String method, Caller caller) {
+    private static Decision call(Limiter l, String method, Caller caller) {
         try {
-            return l.decide(l.target(Api.class, Api.class.getDeclaredMethod(method)), caller).toCompletableFuture()
+            return l.admit(l.target(Api.class, Api.class.getDeclaredMethod(method)), caller).toCompletableFuture()
                     .get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -114,12 +115,12 @@ class FeaturesMeetTest {
     @ValueSource(strings = {"memory", "redis"})
     void twoLimitsOnOneKeyAndWindowShareOneCountAndTheSmallerApplies(String store) {
         try (Limiter l = limiter(store)) {
-            List<CallResult> results = new ArrayList<>();
+            List<Outcome> results = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                results.add(call(l, "collide", ANONYMOUS).result());
+                results.add(call(l, "collide", ANONYMOUS).outcome());
             }
-            assertEquals(List.of(CallResult.ALLOWED, CallResult.ALLOWED, CallResult.ALLOWED, CallResult.DENIED), results);
-            Decision last = call(l, "collide", ANONYMOUS).decision();
+            assertEquals(List.of(Outcome.ALLOWED, Outcome.ALLOWED, Outcome.ALLOWED, Outcome.DENIED), results);
+            Decision last = call(l, "collide", ANONYMOUS);
             // one policy named once, the tighter one; the looser limit still counted 3
             assertEquals(1, last.quotas().size(), last.quotas().toString());
             assertEquals(3, last.quotas().get(0).limit());
@@ -133,13 +134,13 @@ class FeaturesMeetTest {
         try (Limiter l = limiter(store)) {
             // each call records 5 in the shared count: 0 → 5 → 10; the 12-limit refuses a third (15 > 12), while the
             // 3-limit, checking its own weight 1, would refuse from a count of 3 on
-            Verdict first = call(l, "collideWeighted", ANONYMOUS);
-            assertTrue(first.decision().allowed());
+            Decision first = call(l, "collideWeighted", ANONYMOUS);
+            assertTrue(first.allowed());
             // one policy (both are "1m"), the tighter: 3 - 5, not below 0 (the 12-limit has 7 left)
-            assertEquals(1, first.decision().quotas().size(), first.decision().quotas().toString());
-            assertEquals(3, first.decision().quotas().get(0).limit());
-            assertEquals(0, first.decision().quotas().get(0).remaining());
-            assertFalse(call(l, "collideWeighted", ANONYMOUS).decision().allowed(), "count 5: 5 + 1 > 3");
+            assertEquals(1, first.quotas().size(), first.quotas().toString());
+            assertEquals(3, first.quotas().get(0).limit());
+            assertEquals(0, first.quotas().get(0).remaining());
+            assertFalse(call(l, "collideWeighted", ANONYMOUS).allowed(), "count 5: 5 + 1 > 3");
         }
     }
 
@@ -148,12 +149,12 @@ class FeaturesMeetTest {
     void weightComesBackOnlyIfEveryLimitSharingTheCountGivesItBack(String store) {
         try (Limiter l = limiter(store)) {
             for (int i = 0; i < 3; i++) {
-                Verdict v = call(l, "collideSkipping", ANONYMOUS);
-                assertTrue(v.decision().allowed());
+                Decision v = call(l, "collideSkipping", ANONYMOUS);
+                assertTrue(v.allowed());
                 // a successful call: the skipSuccessful limit would give back, the other does not, so nothing comes back
-                v.decision().giveBack().toCompletableFuture().join();
+                v.ending().giveBack().toCompletableFuture().join();
             }
-            assertFalse(call(l, "collideSkipping", ANONYMOUS).decision().allowed(), "the count kept all three");
+            assertFalse(call(l, "collideSkipping", ANONYMOUS).allowed(), "the count kept all three");
         }
     }
 
@@ -164,16 +165,16 @@ class FeaturesMeetTest {
             Caller free = new TestCaller("10.1.2.3", null, Map.of("X-API-Key", "k1"), Map.of("free", "yes"));
             Caller paying = new TestCaller("10.1.2.3", null, Map.of("X-API-Key", "k1"));
             for (int i = 0; i < 5; i++) {
-                Verdict v = call(l, "seatsSometimesFree", free);
-                assertEquals(CallResult.ALLOWED, v.result(), "decided by the store, not by its failure policy");
-                assertTrue(v.showsFields());
+                Decision v = call(l, "seatsSometimesFree", free);
+                assertEquals(Outcome.ALLOWED, v.outcome(), "decided by the store, not by its failure policy");
+                assertFalse(v.isUnmetered(), "with fields");
             }
             // no seat was taken by the free calls: three paying calls in progress fit, a fourth does not
             for (int i = 0; i < 3; i++) {
-                assertEquals(CallResult.ALLOWED, call(l, "seatsSometimesFree", paying).result());
+                assertEquals(Outcome.ALLOWED, call(l, "seatsSometimesFree", paying).outcome());
             }
-            assertEquals(CallResult.DENIED, call(l, "seatsSometimesFree", paying).result());
-            assertEquals(CallResult.ALLOWED, call(l, "seatsSometimesFree", free).result(), "a free call still passes");
+            assertEquals(Outcome.DENIED, call(l, "seatsSometimesFree", paying).outcome());
+            assertEquals(Outcome.ALLOWED, call(l, "seatsSometimesFree", free).outcome(), "a free call still passes");
         }
     }
 }

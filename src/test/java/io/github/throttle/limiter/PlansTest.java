@@ -129,8 +129,8 @@ class PlansTest {
         return limiter(Optional.empty(), config);
     }
 
-    private static Verdict call(Limiter l, String method, Caller caller) throws Exception {
-        return l.decide(l.target(Api.class, Api.class.getDeclaredMethod(method)), caller).toCompletableFuture().join();
+    private static Decision call(Limiter l, String method, Caller caller) throws Exception {
+        return l.admit(l.target(Api.class, Api.class.getDeclaredMethod(method)), caller).toCompletableFuture().join();
     }
 
     private static TestCaller key(String key) {
@@ -145,16 +145,16 @@ class PlansTest {
     @Test
     void aListedCallerGetsItsPlansLimitsInsteadOfTheDefaults() throws Exception {
         Limiter l = limiter("throttle.plans.pro", "key:k-pro, user:ann");
-        Verdict free = call(l, "search", key("k-free"));
-        assertEquals(List.of(3L), free.decision().quotas().stream().map(Decision.Quota::limit).toList());
-        assertTrue(free.decision().plan().isEmpty());
-        Verdict pro = call(l, "search", key("k-pro"));
-        assertEquals(List.of(10L, 100L), pro.decision().quotas().stream().map(Decision.Quota::limit).toList());
-        assertEquals(Optional.of("pro"), pro.decision().plan());
+        Decision free = call(l, "search", key("k-free"));
+        assertEquals(List.of(3L), free.quotas().stream().map(Decision.Quota::limit).toList());
+        assertTrue(free.plan().isEmpty());
+        Decision pro = call(l, "search", key("k-pro"));
+        assertEquals(List.of(10L, 100L), pro.quotas().stream().map(Decision.Quota::limit).toList());
+        assertEquals(Optional.of("pro"), pro.plan());
         // a target that declares nothing for the plan gives it the default limits, tagged default
-        Verdict export = call(l, "export", new TestCaller("192.0.2.1", "ann", Map.of()));
-        assertEquals(List.of(2L), export.decision().quotas().stream().map(Decision.Quota::limit).toList());
-        assertTrue(export.decision().plan().isEmpty());
+        Decision export = call(l, "export", new TestCaller("192.0.2.1", "ann", Map.of()));
+        assertEquals(List.of(2L), export.quotas().stream().map(Decision.Quota::limit).toList());
+        assertTrue(export.plan().isEmpty());
         String search = Api.class.getName() + "#search";
         assertEquals(1, calls(search, "pro", "allowed"));
         assertEquals(1, calls(search, "default", "allowed"));
@@ -167,59 +167,59 @@ class PlansTest {
         TestCaller free = new TestCaller("192.0.2.1", null, Map.of("X-API-Key", "k1"));
         TestCaller pro = new TestCaller("192.0.2.1", null, Map.of("X-API-Key", "k1", "X-Plan", "pro"));
         for (int i = 0; i < 3; i++) {
-            assertTrue(call(l, "search", free).decision().allowed());
+            assertTrue(call(l, "search", free).allowed());
         }
-        assertFalse(call(l, "search", free).decision().allowed());
-        Verdict upgraded = call(l, "search", pro);
-        assertTrue(upgraded.decision().allowed());
-        assertEquals(6, upgraded.decision().quotas().get(0).remaining(), "10 a minute, 3 used on the free plan, 1 now");
+        assertFalse(call(l, "search", free).allowed());
+        Decision upgraded = call(l, "search", pro);
+        assertTrue(upgraded.allowed());
+        assertEquals(6, upgraded.quotas().get(0).remaining(), "10 a minute, 3 used on the free plan, 1 now");
         for (int i = 0; i < 6; i++) {
             call(l, "search", pro);
         }
         // back on the free plan: the 10 used count against its 3
-        Verdict downgraded = call(l, "search", free);
-        assertFalse(downgraded.decision().allowed());
-        assertEquals(0, downgraded.decision().remaining());
+        Decision downgraded = call(l, "search", free);
+        assertFalse(downgraded.allowed());
+        assertEquals(0, downgraded.remaining());
     }
 
     @Test
     void listsComeFirstInTheirOrderThenTheBeanWhoseUnknownNamesMeanNoPlan() throws Exception {
         Limiter l = limiter(Optional.of(new PlanFromHeader()), "throttle.plans.blocked", "ip:203.0.113.0/24",
                 "throttle.plans.unlimited", "ip:2001:db8::/32, key:monitor", "throttle.plans.pro", "user:bob");
-        assertTrue(call(l, "search", new TestCaller("203.0.113.9", null, Map.of("X-API-Key", "monitor"))).decision().isBlocked());
-        assertEquals(Optional.of("unlimited"), call(l, "search", new TestCaller("2001:db8::1", "bob", Map.of("X-API-Key", "k"))).decision().plan());
-        assertEquals(Optional.of("unlimited"), call(l, "search", key("monitor")).decision().plan());
-        assertEquals(Optional.of("pro"), call(l, "search", new TestCaller("192.0.2.1", "bob", Map.of("X-Plan", "blocked"))).decision().plan());
-        assertTrue(call(l, "search", new TestCaller("192.0.2.1", null, Map.of("X-Plan", "blocked"))).decision().isBlocked());
-        assertEquals(Optional.of("unlimited"), call(l, "search", new TestCaller("192.0.2.1", null, Map.of("X-Plan", "unlimited"))).decision().plan());
-        assertTrue(call(l, "search", new TestCaller("192.0.2.1", null, Map.of("X-Plan", "gold", "X-API-Key", "g"))).decision().plan().isEmpty());
+        assertTrue(call(l, "search", new TestCaller("203.0.113.9", null, Map.of("X-API-Key", "monitor"))).isBlocked());
+        assertEquals(Optional.of("unlimited"), call(l, "search", new TestCaller("2001:db8::1", "bob", Map.of("X-API-Key", "k"))).plan());
+        assertEquals(Optional.of("unlimited"), call(l, "search", key("monitor")).plan());
+        assertEquals(Optional.of("pro"), call(l, "search", new TestCaller("192.0.2.1", "bob", Map.of("X-Plan", "blocked"))).plan());
+        assertTrue(call(l, "search", new TestCaller("192.0.2.1", null, Map.of("X-Plan", "blocked"))).isBlocked());
+        assertEquals(Optional.of("unlimited"), call(l, "search", new TestCaller("192.0.2.1", null, Map.of("X-Plan", "unlimited"))).plan());
+        assertTrue(call(l, "search", new TestCaller("192.0.2.1", null, Map.of("X-Plan", "gold", "X-API-Key", "g"))).plan().isEmpty());
         // an IPv4 address seen as IPv4-mapped IPv6 is in the IPv4 block
-        assertTrue(call(l, "search", new TestCaller("::ffff:203.0.113.7", null, Map.of())).decision().isBlocked());
+        assertTrue(call(l, "search", new TestCaller("::ffff:203.0.113.7", null, Map.of())).isBlocked());
     }
 
     @Test
     void singleAddressesAreMatchedHoweverWrittenBesideBlocks() throws Exception {
         Limiter l = limiter(Optional.empty(), "throttle.plans.blocked", "ip:198.51.100.7, ip:2001:db8:0:0:0:0:0:1, ip:10.0.0.0/8",
                 "throttle.plans.pro", "ip:::ffff:192.0.2.9");
-        assertTrue(call(l, "search", new TestCaller("198.51.100.7", null, Map.of())).decision().isBlocked());
-        assertTrue(call(l, "search", new TestCaller("::ffff:198.51.100.7", null, Map.of())).decision().isBlocked());
-        assertTrue(call(l, "search", new TestCaller("[2001:db8::1]", null, Map.of())).decision().isBlocked());
-        assertTrue(call(l, "search", new TestCaller("10.20.30.40", null, Map.of())).decision().isBlocked());
-        assertFalse(call(l, "search", new TestCaller("198.51.100.8", null, Map.of())).decision().isBlocked());
-        assertEquals(Optional.of("pro"), call(l, "search", new TestCaller("::ffff:192.0.2.9", null, Map.of())).decision().plan());
+        assertTrue(call(l, "search", new TestCaller("198.51.100.7", null, Map.of())).isBlocked());
+        assertTrue(call(l, "search", new TestCaller("::ffff:198.51.100.7", null, Map.of())).isBlocked());
+        assertTrue(call(l, "search", new TestCaller("[2001:db8::1]", null, Map.of())).isBlocked());
+        assertTrue(call(l, "search", new TestCaller("10.20.30.40", null, Map.of())).isBlocked());
+        assertFalse(call(l, "search", new TestCaller("198.51.100.8", null, Map.of())).isBlocked());
+        assertEquals(Optional.of("pro"), call(l, "search", new TestCaller("::ffff:192.0.2.9", null, Map.of())).plan());
     }
 
     @Test
     void unlimitedAndBlockedCallsAreNeverCountedAndNeverAskTheStore() throws Exception {
         Limiter l = limiter("throttle.plans.unlimited", "key:monitor", "throttle.plans.blocked", "key:abuser");
         for (int i = 0; i < 10; i++) {
-            Verdict unlimited = call(l, "search", key("monitor"));
-            assertFalse(unlimited.refused());
-            assertFalse(unlimited.showsFields());
-            Verdict blocked = call(l, "search", key("abuser"));
-            assertTrue(blocked.refused());
-            assertFalse(blocked.showsFields());
-            assertTrue(blocked.decision().isBlocked());
+            Decision unlimited = call(l, "search", key("monitor"));
+            assertFalse(unlimited.outcome().refused());
+            assertTrue(unlimited.isUnmetered(), "no fields");
+            Decision blocked = call(l, "search", key("abuser"));
+            assertTrue(blocked.outcome().refused());
+            assertTrue(blocked.isUnmetered(), "no fields");
+            assertTrue(blocked.isBlocked());
         }
         assertEquals(0, store.decided.get());
         String search = Api.class.getName() + "#search";
@@ -230,28 +230,28 @@ class PlansTest {
     @Test
     void inReportModeABlockedCallerIsLetThroughAndCountedAsWouldDeny() throws Exception {
         Limiter l = limiter("throttle.mode", "report", "throttle.plans.blocked", "key:abuser");
-        Verdict v = call(l, "search", key("abuser"));
-        assertFalse(v.refused());
+        Decision v = call(l, "search", key("abuser"));
+        assertFalse(v.outcome().refused());
         assertEquals(1, calls(Api.class.getName() + "#search", "blocked", "would-deny"));
     }
 
     @Test
     void aWeigherGivesTheWeightAndZeroIsFreeAndTooHeavyIsRefusedUncounted() throws Exception {
         Limiter l = limiter();
-        Verdict four = call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "4")));
-        assertEquals(1, four.decision().remaining());
-        Verdict free = call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "0")));
-        assertTrue(free.decision().allowed());
-        assertTrue(free.showsFields(), "a free call still gets the fields");
-        assertEquals(1, free.decision().remaining(), "and is not counted");
-        Verdict tooHeavy = call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "6")));
-        assertTrue(tooHeavy.refused());
-        assertTrue(tooHeavy.overweight().contains("6"), tooHeavy.overweight());
+        Decision four = call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "4")));
+        assertEquals(1, four.remaining());
+        Decision free = call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "0")));
+        assertTrue(free.allowed());
+        assertFalse(free.isUnmetered(), "a free call still gets the fields");
+        assertEquals(1, free.remaining(), "and is not counted");
+        Limiter.Overweight tooHeavy = assertThrows(Limiter.Overweight.class,
+                () -> call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "6"))));
+        assertTrue(tooHeavy.getMessage().contains("6"), tooHeavy.getMessage());
         assertEquals(1, calls(Api.class.getName() + "#batch", "default", "denied"));
-        assertEquals(1, call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "1"))).decision().remaining() + 1,
+        assertEquals(1, call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "1"))).remaining() + 1,
                 "nothing was recorded for the refused call");
         // a free call is allowed even past the limit
-        assertTrue(call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "0"))).decision().allowed());
+        assertTrue(call(l, "batch", new TestCaller("192.0.2.1", null, Map.of(), Map.of("size", "0"))).allowed());
     }
 
     @Test
@@ -267,16 +267,16 @@ class PlansTest {
         Limiter l = limiter();
         TestCaller caller = TestCaller.of(null, "192.0.2.1");
         for (int i = 0; i < 20; i++) {
-            Verdict ok = call(l, "login", caller);
-            assertTrue(ok.decision().allowed());
-            ok.decision().giveBack().toCompletableFuture().join();
+            Decision ok = call(l, "login", caller);
+            assertTrue(ok.allowed());
+            ok.ending().giveBack().toCompletableFuture().join();
             // a second give-back of the same decision does nothing
-            ok.decision().giveBack().toCompletableFuture().join();
+            ok.ending().giveBack().toCompletableFuture().join();
         }
         for (int i = 0; i < 5; i++) {
-            assertTrue(call(l, "login", caller).decision().allowed(), "failure " + i);
+            assertTrue(call(l, "login", caller).allowed(), "failure " + i);
         }
-        assertFalse(call(l, "login", caller).decision().allowed(), "the sixth failure");
+        assertFalse(call(l, "login", caller).allowed(), "the sixth failure");
     }
 
     @Test
@@ -285,7 +285,7 @@ class PlansTest {
         var rate = List.of(io.github.throttle.engine.Limit.fixed(2, 60_000));
         Decision first = l.acquire("api", "user:ann", 2, true, rate, 0).toCompletableFuture().join();
         assertFalse(l.acquire("api", "user:ann", 1, true, rate, 0).toCompletableFuture().join().allowed());
-        first.giveBack().toCompletableFuture().join();
+        first.ending().giveBack().toCompletableFuture().join();
         assertEquals(1, l.acquire("api", "user:ann", 1, true, rate, 0).toCompletableFuture().join().remaining());
     }
 

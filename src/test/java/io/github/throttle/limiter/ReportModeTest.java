@@ -1,5 +1,7 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Decision;
+import io.github.throttle.Outcome;
 import io.github.throttle.Caller;
 import io.github.throttle.Throttle;
 import io.github.throttle.boot.Bootstrap;
@@ -61,11 +63,11 @@ class ReportModeTest {
         Limiter l = limiter();
         Target t = l.target(Api.class, method("search"));
         for (int i = 0; i < 3; i++) {
-            assertFalse(l.decide(t, CALLER).toCompletableFuture().join().refused());
+            assertFalse(l.admit(t, CALLER).toCompletableFuture().join().outcome().refused());
         }
-        Verdict fourth = l.decide(t, CALLER).toCompletableFuture().join();
-        assertTrue(fourth.refused());
-        assertEquals(CallResult.DENIED, fourth.result());
+        Decision fourth = l.admit(t, CALLER).toCompletableFuture().join();
+        assertTrue(fourth.outcome().refused());
+        assertEquals(Outcome.DENIED, fourth.outcome());
         assertEquals(3, calls(Api.class.getName() + "#search", "allowed"));
         assertEquals(1, calls(Api.class.getName() + "#search", "denied"));
     }
@@ -75,17 +77,17 @@ class ReportModeTest {
         Limiter l = limiter(ThrottleSettings.MODE, "report");
         Target t = l.target(Api.class, method("search"));
         for (int i = 0; i < 5; i++) {
-            Verdict v = l.decide(t, CALLER).toCompletableFuture().join();
-            assertFalse(v.refused(), "report mode refuses nothing");
-            assertFalse(v.showsFields(), "report mode sends no rate-limit fields");
-            assertEquals(i < 3, v.decision().allowed(), "the decision is enforce mode's");
+            Decision v = l.admit(t, CALLER).toCompletableFuture().join();
+            assertFalse(v.outcome().refused(), "report mode refuses nothing");
+            assertEquals(i < 3 ? Outcome.ALLOWED : Outcome.WOULD_DENY, v.outcome());
+            assertEquals(i < 3, v.allowed(), "the decision is enforce mode's");
         }
         assertEquals(3, calls(Api.class.getName() + "#search", "allowed"));
         assertEquals(2, calls(Api.class.getName() + "#search", "would-deny"));
         assertEquals(0, calls(Api.class.getName() + "#search", "denied"));
         // a call let through in report mode recorded nothing: a minute later, the full limit again
         clock.advanceMillis(60_000);
-        assertEquals(2, l.decide(t, CALLER).toCompletableFuture().join().decision().remaining());
+        assertEquals(2, l.admit(t, CALLER).toCompletableFuture().join().remaining());
     }
 
     @Test
@@ -129,7 +131,7 @@ class ReportModeTest {
     @Test
     void storeCallsAreTimedByStoreAndOutcome() throws Exception {
         Limiter l = limiter();
-        l.decide(l.target(Api.class, method("search")), CALLER).toCompletableFuture().join();
+        l.admit(l.target(Api.class, method("search")), CALLER).toCompletableFuture().join();
         var timer = registry.find(Meters.STORE_CALLS).tags("store", "memory", "outcome", "success").timer();
         assertNotNull(timer);
         assertEquals(1, timer.count());

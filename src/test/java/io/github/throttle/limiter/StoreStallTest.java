@@ -1,5 +1,7 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Decision;
+import io.github.throttle.Outcome;
 import io.github.throttle.Throttle;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.config.ThrottleSettings;
@@ -66,13 +68,13 @@ class StoreStallTest {
                 Meters.NONE, Optional.empty());
     }
 
-    private static Verdict call(Limiter l, String method) {
+    private static Decision call(Limiter l, String method) {
         return decide(l, method).join();
     }
 
-    private static CompletableFuture<Verdict> decide(Limiter l, String method) {
+    private static CompletableFuture<Decision> decide(Limiter l, String method) {
         try {
-            return l.decide(l.target(Api.class, Api.class.getDeclaredMethod(method)), new TestCaller("10.0.0.7", "ann", Map.of()))
+            return l.admit(l.target(Api.class, Api.class.getDeclaredMethod(method)), new TestCaller("10.0.0.7", "ann", Map.of()))
                     .toCompletableFuture().orTimeout(30, TimeUnit.SECONDS);
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
@@ -88,16 +90,16 @@ class StoreStallTest {
         // WRITE: script runs wait, CLIENT UNPAUSE does not
         primaries.forEach(p -> client(p, "PAUSE", "600000", "WRITE"));
         try {
-            List<CompletableFuture<Verdict>> stalled = new ArrayList<>();
+            List<CompletableFuture<Decision>> stalled = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 stalled.add(decide(l, method));
             }
-            for (CompletableFuture<Verdict> v : stalled) {
-                CallResult result = v.join().result();
+            for (CompletableFuture<Decision> v : stalled) {
+                Outcome result = v.join().outcome();
                 assertEquals(switch (policy) {
-                    case "allow" -> CallResult.STORE_FAILURE_ALLOWED;
-                    case "deny" -> CallResult.STORE_FAILURE_DENIED;
-                    default -> v.join().decision().allowed() ? CallResult.LOCAL_ALLOWED : CallResult.LOCAL_DENIED;
+                    case "allow" -> Outcome.FAILURE_ALLOWED;
+                    case "deny" -> Outcome.FAILURE_DENIED;
+                    default -> v.join().allowed() ? Outcome.LOCAL_ALLOWED : Outcome.LOCAL_DENIED;
                 }, result, "answered by on-store-failure=" + policy);
             }
         } finally {
@@ -116,25 +118,25 @@ class StoreStallTest {
         try (Limiter l = limiter(uri, cluster, policy)) {
             // seats: none held by the stalled calls; two for the two calls in progress, and no third
             stall(l, "seats", policy, primaries);
-            assertEquals(CallResult.ALLOWED, call(l, "seats").result());
-            assertEquals(CallResult.ALLOWED, call(l, "seats").result());
-            assertEquals(CallResult.DENIED, call(l, "seats").result(), "two seats, both held by calls told so");
+            assertEquals(Outcome.ALLOWED, call(l, "seats").outcome());
+            assertEquals(Outcome.ALLOWED, call(l, "seats").outcome());
+            assertEquals(Outcome.DENIED, call(l, "seats").outcome(), "two seats, both held by calls told so");
 
             // a rate window: three of three left for the calls that follow
             stall(l, "window", policy, primaries);
             for (int i = 0; i < 3; i++) {
-                assertEquals(CallResult.ALLOWED, call(l, "window").result(), "call " + (i + 1) + " of 3");
+                assertEquals(Outcome.ALLOWED, call(l, "window").outcome(), "call " + (i + 1) + " of 3");
             }
-            assertEquals(CallResult.DENIED, call(l, "window").result());
+            assertEquals(Outcome.DENIED, call(l, "window").outcome());
 
             // reservations: the next second is free for the first caller who waits, not taken by a stalled one
-            assertEquals(0, call(l, "waits").decision().waitedMillis());
+            assertEquals(0, call(l, "waits").waitedMillis());
             stall(l, "waits", policy, primaries);
-            Verdict next = call(l, "waits");
-            assertTrue(next.decision().allowed());
-            assertEquals(1000 - (clock.millis() - START) - 100, next.decision().waitedMillis(),
+            Decision next = call(l, "waits");
+            assertTrue(next.allowed());
+            assertEquals(1000 - (clock.millis() - START) - 100, next.waitedMillis(),
                     "reserved at the start of the next second");
-            assertEquals(2000 - (clock.millis() - START) - 100, call(l, "waits").decision().waitedMillis(),
+            assertEquals(2000 - (clock.millis() - START) - 100, call(l, "waits").waitedMillis(),
                     "and the one after it at the start of the second after");
         }
     }

@@ -1,5 +1,6 @@
 package io.github.throttle.limiter;
 
+import io.github.throttle.Outcome;
 import io.github.throttle.Decision;
 import io.github.throttle.Throttle;
 import io.github.throttle.boot.Bootstrap;
@@ -47,9 +48,9 @@ class WaitingTest {
                 m -> false, meters, Optional.empty());
     }
 
-    private static Verdict call(Limiter l, String method) {
+    private static Decision call(Limiter l, String method) {
         try {
-            return l.decide(l.target(Api.class, Api.class.getDeclaredMethod(method)), new TestCaller("10.0.0.1", "ann", Map.of()))
+            return l.admit(l.target(Api.class, Api.class.getDeclaredMethod(method)), new TestCaller("10.0.0.1", "ann", Map.of()))
                     .toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -60,19 +61,19 @@ class WaitingTest {
     void aCallThatDoesNotFitNowWaitsForTheNextWindowAndOneThatCannotFitIsDeniedAtOnce() {
         clock.set(1_790_000_000_200L);
         Limiter l = limiter();
-        assertEquals(0, call(l, "partner").decision().waitedMillis());
-        assertEquals(0, call(l, "partner").decision().waitedMillis());
+        assertEquals(0, call(l, "partner").waitedMillis());
+        assertEquals(0, call(l, "partner").waitedMillis());
         // the window [0, 1000) of this second is full: the next two wait for the next window, 800 ms from now
         for (int i = 0; i < 2; i++) {
-            Verdict v = call(l, "partner");
-            assertTrue(v.decision().allowed());
-            assertEquals(CallResult.ALLOWED, v.result());
-            assertEquals(800, v.decision().waitedMillis());
+            Decision v = call(l, "partner");
+            assertTrue(v.allowed());
+            assertEquals(Outcome.ALLOWED, v.outcome());
+            assertEquals(800, v.waitedMillis());
         }
         // the next window is reserved full too; the one after it starts 1800 ms from now, past the 1500 ms wait
-        Verdict denied = call(l, "partner");
-        assertFalse(denied.decision().allowed());
-        assertEquals(1800, denied.decision().retryAfterMillis());
+        Decision denied = call(l, "partner");
+        assertFalse(denied.allowed());
+        assertEquals(1800, denied.retryAfterMillis());
         assertEquals(2, registry.find(Meters.WAITS).timer().count());
         assertEquals(1600, registry.find(Meters.WAITS).timer().totalTime(TimeUnit.MILLISECONDS), 0.001);
     }
@@ -86,16 +87,16 @@ class WaitingTest {
         call(l, "sliding");
         // full until the first call's sub-bucket leaves at 1000: 550 ms away, beyond the 500 ms wait
         clock.set(1_790_000_000_450L);
-        Verdict tooFar = call(l, "sliding");
-        assertFalse(tooFar.decision().allowed());
-        assertEquals(550, tooFar.decision().retryAfterMillis());
+        Decision tooFar = call(l, "sliding");
+        assertFalse(tooFar.allowed());
+        assertEquals(550, tooFar.retryAfterMillis());
         clock.set(1_790_000_000_800L);
-        assertEquals(200, call(l, "sliding").decision().waitedMillis());
+        assertEquals(200, call(l, "sliding").waitedMillis());
         // the reservation at 1000 counts in every window holding its sub-bucket: the next call fits only when the
         // second call's weight leaves, at 1250
-        assertEquals(450, call(l, "sliding").decision().waitedMillis());
+        assertEquals(450, call(l, "sliding").waitedMillis());
         // then the windows holding 1250 are full until the reservation of 1000 leaves, at 2000: too far
-        assertFalse(call(l, "sliding").decision().allowed());
+        assertFalse(call(l, "sliding").allowed());
     }
 
     @Test
@@ -103,10 +104,10 @@ class WaitingTest {
         clock.set(1_790_000_000_200L);
         Limiter l = limiter("throttle.mode", "report");
         for (int i = 0; i < 4; i++) {
-            Verdict v = call(l, "partner");
-            assertEquals(0, v.decision().waitedMillis());
+            Decision v = call(l, "partner");
+            assertEquals(0, v.waitedMillis());
         }
-        assertEquals(CallResult.WOULD_DENY, call(l, "partner").result());
+        assertEquals(Outcome.WOULD_DENY, call(l, "partner").outcome());
     }
 
     @Test
@@ -116,11 +117,11 @@ class WaitingTest {
         for (int i = 0; i < 4; i++) {
             call(l, "partner");
         }
-        assertFalse(call(l, "partner").decision().allowed());
+        assertFalse(call(l, "partner").allowed());
         // 1800 ms to go when denied: from 300 ms later, the call may fit within its wait of 1500
         clock.set(1_790_000_000_500L);
-        Verdict v = call(l, "partner");
-        assertTrue(v.decision().allowed(), v.decision()::toString);
-        assertEquals(1500, v.decision().waitedMillis());
+        Decision v = call(l, "partner");
+        assertTrue(v.allowed(), v::toString);
+        assertEquals(1500, v.waitedMillis());
     }
 }

@@ -75,7 +75,7 @@ class RedisAclRefusalTest {
         Decision d = null;
         for (int i = 0; i < n; i++) {
             StoreCall call = StoreCall.builder(-1, true).add("throttle:refusal:" + System.nanoTime() + ":" + (++keys), LIMIT, 1, 0).build();
-            d = decider.decide(call, LIMITS);
+            d = decider.ask(call, LIMITS);
         }
         return d;
     }

@@ -106,7 +106,7 @@ class RedisFaultsTest {
             List<CompletableFuture<Decision>> calls = new ArrayList<>();
             long start = System.nanoTime();
             for (int i = 0; i < 200; i++) {
-                calls.add(decider.decide(call("k" + i), quotas).toCompletableFuture());
+                calls.add(decider.ask(call("k" + i), quotas).toCompletableFuture());
             }
             for (CompletableFuture<Decision> c : calls) {
                 Decision d = c.get(60, TimeUnit.SECONDS);
@@ -196,7 +196,7 @@ class RedisFaultsTest {
             int unanswered = outcomes.unanswered();
             redis.kill();
             for (int i = 0; i < 50; i++) {
-                Decision d = decider.decide(call("l"), quotas);
+                Decision d = decider.ask(call("l"), quotas);
                 assertTrue(d.allowed() && d.isUnmetered(), "with on-store-failure=allow, calls pass uncounted");
             }
             assertEquals(answered, outcomes.of(StoreCallTimer.SUCCESS), outcomes.toString());
@@ -205,7 +205,7 @@ class RedisFaultsTest {
             // an empty Redis: counting starts over
             assertEquals(limit.limit() - 1, decider.decideUntilCounted(call("l"), quotas).remaining());
             for (int i = 2; i <= 10; i++) {
-                assertEquals(limit.limit() - i, decider.decide(call("l"), quotas).remaining());
+                assertEquals(limit.limit() - i, decider.ask(call("l"), quotas).remaining());
             }
             assertTrue(outcomes.of(StoreCallTimer.SUCCESS) >= answered + 10, outcomes.toString());
 

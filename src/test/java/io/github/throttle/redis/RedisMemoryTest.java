@@ -75,7 +75,7 @@ class RedisMemoryTest {
                     fresh[k] = "throttle:flood:" + (i + k);
                 }
                 inFlight.acquire();
-                decider.decide(call(fresh), LIMITS).whenComplete((d, e) -> {
+                decider.ask(call(fresh), LIMITS).whenComplete((d, e) -> {
                     if (e != null || d.isUnmetered()) {
                         failed.incrementAndGet();
                     } else if (!d.allowed() || d.remaining() != 4) {
@@ -115,17 +115,17 @@ class RedisMemoryTest {
              LogCapture log = new LogCapture()) {
             ProbingDecider decider = new ProbingDecider(store, true);
             int counted = 0;
-            Decision d = decider.decide(call("throttle:oom:" + counted), LIMITS);
+            Decision d = decider.ask(call("throttle:oom:" + counted), LIMITS);
             while (!d.isUnmetered() && counted < 100_000) {
                 int n = counted;
                 Decision fresh = d;
                 assertTrue(fresh.allowed(), () -> "a fresh identity (" + n + ") is allowed: " + fresh);
-                d = decider.decide(call("throttle:oom:" + (++counted)), LIMITS);
+                d = decider.ask(call("throttle:oom:" + (++counted)), LIMITS);
             }
             assertTrue(d.isUnmetered() && !d.allowed(), "full after " + counted + " identities: the call is denied (deny)");
             for (int i = 0; i < 20; i++) {
                 // each call asks Redis again and is refused again
-                Decision refused = decider.decide(call("throttle:oom:more-" + i), LIMITS);
+                Decision refused = decider.ask(call("throttle:oom:more-" + i), LIMITS);
                 assertTrue(refused.isUnmetered() && !refused.allowed());
             }
             String error = log.only(Level.SEVERE);
@@ -133,7 +133,7 @@ class RedisMemoryTest {
             System.out.println(counted + " identities filled 2 MB; logged: " + error);
 
             admin.commands.configSet("maxmemory-policy", "volatile-ttl");
-            Decision back = decider.decide(call("throttle:oom:after"), LIMITS);
+            Decision back = decider.ask(call("throttle:oom:after"), LIMITS);
             assertFalse(back.isUnmetered(), "counting again once Redis may evict");
             assertEquals(4, back.remaining());
             assertEquals(1, log.all().stream().filter(m -> m.contains("counting resumed")).count(), log.all().toString());
@@ -141,7 +141,7 @@ class RedisMemoryTest {
     }
 
     private static Decision decide(Decider decider, String key) {
-        return decider.decide(call(key), LIMITS).toCompletableFuture().join();
+        return decider.ask(call(key), LIMITS).toCompletableFuture().join();
     }
 
     /** A plain connection for INFO and CONFIG. */

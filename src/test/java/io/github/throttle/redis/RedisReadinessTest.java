@@ -61,7 +61,7 @@ class RedisReadinessTest {
     }
 
     private static Decision decide(Decider d, String key) {
-        return d.decide(call(key), LIMITS).toCompletableFuture().join();
+        return d.ask(call(key), LIMITS).toCompletableFuture().join();
     }
 
     @Test

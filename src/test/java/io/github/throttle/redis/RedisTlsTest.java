@@ -128,7 +128,7 @@ class RedisTlsTest {
     /** The one ERROR logged while ten calls, each asking the store, all get the failure decision of {@code deny}. */
     private static String refused(ProbingDecider decider, LogCapture log, boolean deny) {
         for (int i = 0; i < 10; i++) {
-            Decision d = decider.decide(call("refused"), LIMITS);
+            Decision d = decider.ask(call("refused"), LIMITS);
             assertTrue(d.isUnmetered(), "the failure decision");
             assertEquals(!deny, d.allowed(), "on-store-failure=" + (deny ? "deny" : "allow") + " applies");
         }
@@ -142,7 +142,7 @@ class RedisTlsTest {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.startTls(TestCertificates.shared().serverFor("127.0.0.2"))) {
             try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort(), false, TIMEOUT)) {
-                assertTrue(new ProbingDecider(store, false).decide(call("host"), LIMITS).isUnmetered());
+                assertTrue(new ProbingDecider(store, false).ask(call("host"), LIMITS).isUnmetered());
                 assertTrue(log.only(Level.SEVERE).contains("does not name the host"), log.all().toString());
             }
             try (Store store = RedisStores.open("rediss://127.0.0.1:" + redis.tlsPort() + "?verifyPeer=CA", false, TIMEOUT)) {

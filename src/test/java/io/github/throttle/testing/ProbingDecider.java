@@ -37,16 +37,16 @@ public final class ProbingDecider {
         this.decider = new Decider(store, clock, false, TIMEOUT, denyOnFailure ? FailurePolicy.DENY : FailurePolicy.ALLOW, Duration.ofMillis(OPEN_MILLIS), timer);
     }
 
-    public Decision decide(StoreCall call, List<Limit> limits) {
+    public Decision ask(StoreCall call, List<Limit> limits) {
         clock.advanceMillis(OPEN_MILLIS + 1);
-        return decider.decide(call, limits).toCompletableFuture().join();
+        return decider.ask(call, limits).toCompletableFuture().join();
     }
 
     /** Decides until the store counts again, asking it every 20 ms (at most 30 s); fails if it does not. */
     public Decision decideUntilCounted(StoreCall call, List<Limit> limits) {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
         while (true) {
-            Decision d = decide(call, limits);
+            Decision d = ask(call, limits);
             if (!d.isUnmetered()) {
                 return d;
             }

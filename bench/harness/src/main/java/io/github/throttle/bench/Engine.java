@@ -87,8 +87,8 @@ final class Engine {
          * completes when the store has taken it back.
          */
         CompletionStage<Decision> decideAndGiveBack(String identity) {
-            return decider.decide(call(identity, decider.now(), true), limits)
-                    .thenCompose(d -> d.giveBack().thenApply(x -> d));
+            return decider.ask(call(identity, decider.now(), true), limits)
+                    .thenCompose(d -> d.ending().giveBack().thenApply(x -> d));
         }
 
         /** Builds the store call of one decision (the store's clock) and returns its pair count. */
@@ -98,12 +98,12 @@ final class Engine {
 
         /** One decision at the decider's time: the client's clock, or -1 for the store's. */
         CompletionStage<Decision> decide(String identity) {
-            return decider.decide(call(identity, decider.now()), limits);
+            return decider.ask(call(identity, decider.now()), limits);
         }
 
         /** One decision at the given time (-1: the store's clock). */
         CompletionStage<Decision> decide(String identity, long nowMillis) {
-            return decider.decide(call(identity, nowMillis), limits);
+            return decider.ask(call(identity, nowMillis), limits);
         }
     }
 }
