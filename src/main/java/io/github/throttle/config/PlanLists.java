@@ -35,6 +35,19 @@ public final class PlanLists {
     private final List<PlanList> lists;
     private final String keyHeader;
 
+    /**
+     * The plan as limits are keyed by it: the default limits are {@code ""}, however they were written (omitted,
+     * blank, or {@value #DEFAULT}); any other name trimmed.
+     */
+    public static String limitsKey(String plan) {
+        return plan == null || plan.isBlank() || plan.trim().equals(DEFAULT) ? "" : plan.trim();
+    }
+
+    /** The plan as clients and metrics see it: {@value #DEFAULT} for the default limits. */
+    public static String shown(String plan) {
+        return plan == null || plan.isEmpty() ? DEFAULT : plan;
+    }
+
     private PlanLists(List<PlanList> lists, String keyHeader) {
         this.lists = lists;
         this.keyHeader = keyHeader;

@@ -179,7 +179,7 @@ public final class Administration {
 
     /** A plan as the admin API takes it: {@code ""}, null and {@code default} are the default limits. */
     private static String plan(String plan) {
-        return plan == null || plan.isBlank() || plan.equals(PlanLists.DEFAULT) ? "" : plan.trim();
+        return PlanLists.limitsKey(plan);
     }
 
     /**

@@ -48,14 +48,6 @@ final class AdminParameters {
         return (inQuery ? query : header).trim();
     }
 
-    /** The plan of {@code limits}: omitted or {@code default} is the default limits ({@code ""}). */
-    static String limitsPlan(String plan) {
-        return plan == null || plan.isBlank() || plan.trim().equals("default") ? "" : plan.trim();
-    }
-
-    static String planName(String plan) {
-        return plan.isEmpty() ? "default" : plan;
-    }
 
     static <T> T parse(String name, String text, Function<String, T> parser) {
         try {

@@ -1,6 +1,7 @@
 package io.github.throttle.jaxrs;
 
 import io.github.throttle.ThrottleAdmin;
+import io.github.throttle.config.PlanLists;
 import io.github.throttle.Throttler;
 import io.github.throttle.config.Durations;
 import io.github.throttle.config.RateText;
@@ -72,7 +73,7 @@ public class ThrottleAdminResource {
             for (ThrottleAdmin.BucketLimits bucket : admin.buckets()) {
                 for (Throttler.Rate rate : bucket.limits()) {
                     long window = rate.window().toMillis();
-                    json.object().member("bucket", bucket.bucket()).member("plan", AdminParameters.planName(bucket.plan()))
+                    json.object().member("bucket", bucket.bucket()).member("plan", PlanLists.shown(bucket.plan()))
                             .member("limit", rate.limit()).member("windowMillis", window)
                             .member("precisionMillis", rate.precision() == null ? window : rate.precision().toMillis())
                             .member("overridden", bucket.overridden()).end('}');
@@ -89,7 +90,7 @@ public class ThrottleAdminResource {
                              @QueryParam("rate") List<String> rates) {
         return change(security, () -> {
             String b = AdminParameters.required("bucket", bucket);
-            String p = AdminParameters.limitsPlan(plan);
+            String p = PlanLists.limitsKey(plan);
             if (rates == null || rates.isEmpty()) {
                 throw new AdminParameters.BadParameter("rate", "at least one is needed, as limit/window[/precision] (e.g. rate=100/1m&rate=1000/1h/1m)");
             }
@@ -107,7 +108,7 @@ public class ThrottleAdminResource {
     public Response clearOverride(@Context SecurityContext security, @QueryParam("bucket") String bucket, @QueryParam("plan") String plan) {
         return change(security, () -> {
             String b = AdminParameters.required("bucket", bucket);
-            String p = AdminParameters.limitsPlan(plan);
+            String p = PlanLists.limitsKey(plan);
             admin.clearOverride(b, p);
         });
     }
@@ -120,10 +121,10 @@ public class ThrottleAdminResource {
         return read(security, () -> {
             String b = AdminParameters.required("bucket", bucket);
             String id = AdminParameters.identity(identity, identityHeader);
-            String p = plan == null || plan.isEmpty() ? null : plan.equals("default") ? "" : plan;
+            String p = plan == null || plan.isEmpty() ? null : PlanLists.limitsKey(plan);
             List<ThrottleAdmin.Usage> usage = admin.usage(b, p, id);
             JsonText json = new JsonText().object().member("bucket", b).member("identity", id)
-                    .member("plan", p == null ? null : AdminParameters.planName(p)).name("limits").array();
+                    .member("plan", p == null ? null : PlanLists.shown(p)).name("limits").array();
             for (ThrottleAdmin.Usage u : usage) {
                 json.object().member("policy", u.policy()).member("limit", u.limit()).member("used", u.used())
                         .member("remaining", u.remaining()).member("resetSeconds", RateLimitFields.secondsUp(u.resetMillis())).end('}');

@@ -37,7 +37,7 @@ public class ThrottleFeature implements DynamicFeature {
         Class<?> declaring = TargetConfig.annotations(method.getDeclaringClass(), method).length > 0 ? method.getDeclaringClass() : type;
         Target target = l.target(declaring, method);
         if (l.active(target)) {
-            l.servedOverHttp(type, method);
+            target.servedBy(type);
             ThrottleFilter filter = new ThrottleFilter(l, target, current);
             context.register(filter, Priorities.AUTHORIZATION + 10);
             if (target.givesBack()) {

@@ -16,10 +16,8 @@ import java.lang.reflect.Method;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One application's rate limiting, as the adapters use it: its settings, its targets and the decider in
@@ -42,8 +40,6 @@ public final class Limiter implements AutoCloseable {
     private final DenyCache denyCache;
     private volatile Fleet fleet = Fleet.NONE;
     private final String probeKey;
-    /** The targets served over HTTP, with the resource class that serves each (for the OpenAPI document). */
-    private final Map<Method, Class<?>> httpTargets = new ConcurrentHashMap<>();
 
     /** @param clock times the deny cache's entries */
     public Limiter(ThrottleSettings settings, KeyCodec codec, Decider decider, Targets targets, InstantSource clock) {
@@ -63,16 +59,6 @@ public final class Limiter implements AutoCloseable {
     /** The target of a method of a bean class, built (and checked) on first use. */
     public Target target(Class<?> beanClass, Method method) {
         return targets.of(beanClass, method);
-    }
-
-    /** Records that {@code resourceClass} serves {@code method} over HTTP, throttled. */
-    public void servedOverHttp(Class<?> resourceClass, Method method) {
-        httpTargets.put(method, resourceClass);
-    }
-
-    /** The methods served over HTTP, throttled, with their resource classes. */
-    public Map<Method, Class<?>> httpTargets() {
-        return Map.copyOf(httpTargets);
     }
 
     /** Whether calls are throttled at all ({@code throttle.enabled}) and this target is on. */

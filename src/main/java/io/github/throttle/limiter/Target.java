@@ -20,6 +20,8 @@ public final class Target {
     private final String name;
     private final boolean enabled;
     private final boolean httpEndpoint;
+    /** The resource class serving it over HTTP, once the HTTP filter is registered for it (for the OpenAPI document). */
+    private volatile Class<?> resourceClass;
     private final boolean report;
     private final String bucket;
     private final ReportLog reportLog;
@@ -74,6 +76,16 @@ public final class Target {
     /** Whether this is a JAX-RS resource method: the HTTP filter decides it, not the CDI interceptor. */
     public boolean httpEndpoint() {
         return httpEndpoint;
+    }
+
+    /** Records that the HTTP filter throttles this target, served by {@code resourceClass}. */
+    public void servedBy(Class<?> resourceClass) {
+        this.resourceClass = resourceClass;
+    }
+
+    /** The resource class that serves this target over HTTP, throttled; null until the HTTP filter is registered. */
+    Class<?> resourceClass() {
+        return resourceClass;
     }
 
     /** Whether the target is in report mode: nothing refused, what enforce mode would refuse counted. */

@@ -187,7 +187,7 @@ public final class Targets {
             charged.add(new LimitSet.Charged(c.toLimit(), c.bucket(), head, c.weight(), c.weighed() ? weigher(c) : null, List.copyOf(resolvers),
                     c.skipSuccessful()));
         }
-        Map<Outcome, Meters.Counter> calls = counters(bucket, plan == null ? PlanLists.DEFAULT : plan, Outcome.ALLOWED,
+        Map<Outcome, Meters.Counter> calls = counters(bucket, PlanLists.shown(plan), Outcome.ALLOWED,
                 Outcome.DENIED, Outcome.OVERWEIGHT, Outcome.WOULD_DENY, Outcome.FAILURE_ALLOWED, Outcome.FAILURE_DENIED,
                 Outcome.LOCAL_ALLOWED, Outcome.LOCAL_DENIED);
         // report mode never waits: it records what enforce would and proceeds at once; a target that never waits
@@ -228,6 +228,17 @@ public final class Targets {
             throw c.invalid(member, type.getName(), "is neither a CDI bean nor a class with a public no-argument constructor");
         }
         return instance;
+    }
+
+    /** The methods served over HTTP, throttled, with the resource class that serves each. */
+    public Map<Method, Class<?>> servedOverHttp() {
+        Map<Method, Class<?>> served = new HashMap<>();
+        for (Target t : built.values()) {
+            if (t.resourceClass() != null) {
+                served.put(t.method(), t.resourceClass());
+            }
+        }
+        return served;
     }
 
     /** The configuration of every target built so far. */

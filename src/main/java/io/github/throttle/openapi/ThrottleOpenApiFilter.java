@@ -47,7 +47,7 @@ public class ThrottleOpenApiFilter implements OASFilter {
             LOG.log(System.Logger.Level.WARNING, "Throttle cannot add its responses to the OpenAPI document: " + e);
             return;
         }
-        Map<Method, Class<?>> resources = new HashMap<>(limiter.httpTargets());
+        Map<Method, Class<?>> resources = limiter.targets().servedOverHttp();
         BeanManager beans = cdi.getBeanManager();
         for (Bean<?> bean : beans.getBeans(Object.class, Any.Literal.INSTANCE)) {
             ThrottledOperations.addResourceMethods(bean.getBeanClass(), resources);
