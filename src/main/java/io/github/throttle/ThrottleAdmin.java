@@ -110,6 +110,14 @@ public interface ThrottleAdmin {
     void reset(String bucket, String identity);
 
     /**
+     * Forgets every count of every bucket and identity — the embedded store at once; Redis: every key of counts
+     * under {@code throttle.key-prefix} — and every instance's deny cache forgets its denials. Assignments and
+     * overrides stay. Made for tests that share one application ({@code @AfterEach}); over Redis it scans the
+     * prefix's keys, so the Redis user also needs {@code +scan}.
+     */
+    void resetAll();
+
+    /**
      * The identities with the most denied calls in a bucket over the last minute, over every instance.
      *
      * @param bucket the bucket

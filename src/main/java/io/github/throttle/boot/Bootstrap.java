@@ -17,6 +17,8 @@ import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.redis.RedisStores;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Targets;
+import io.github.throttle.limiter.Wakeups;
+import io.github.throttle.testing.ThrottleClock;
 import org.eclipse.microprofile.config.Config;
 
 import java.lang.reflect.Method;
@@ -49,23 +51,37 @@ public final class Bootstrap {
      * @param registries    how to get the CDI bean of a type (a metrics registry), if the server has one
      * @param httpEndpoints which methods the HTTP filter throttles
      * @param planBean      the application's {@link ThrottlePlan}, if it has one
+     * @param manual        the clock Throttle reads with {@code throttle.clock=manual}
      * @throws InvalidThrottleException naming the key of a bad setting
      */
     public static Limiter start(Config config, Function<Class<?>, Object> beans, Function<Class<?>, Optional<Supplier<Object>>> registries,
-                                Predicate<Method> httpEndpoints, Optional<ThrottlePlan> planBean) {
+                                Predicate<Method> httpEndpoints, Optional<ThrottlePlan> planBean, ThrottleClock manual) {
         ThrottleSettings settings = ThrottleSettings.read(config);
         Meters meters = MetricsBackends.select(settings.metrics(), registries).orElseThrow(() -> new InvalidThrottleException(
                 "Invalid " + ThrottleSettings.METRICS + "=" + settings.metrics() + ": this server offers no such metrics"
                         + " (its API is not visible to the application or its registry is not a CDI bean); use auto or none"));
-        Store store = open(settings);
+        InstantSource clock = settings.manualClock() ? manual : InstantSource.system();
+        Store store = open(settings, clock);
+        if (settings.manualClock()) {
+            LOG.log(System.Logger.Level.WARNING, "Throttle reads a clock that stands still until a test moves it ("
+                    + ThrottleSettings.CLOCK + "=manual): for tests only, never in production");
+        }
         LOG.log(System.Logger.Level.INFO, "Throttle " + (settings.enabled() ? "enabled" : "disabled (throttle.enabled=false)")
                 + (settings.report() ? " in report mode" : "") + ", counting in the " + store.describe()
                 + ", metrics: " + meters.name());
-        return assemble(settings, config, store, InstantSource.system(), beans, httpEndpoints, meters, planBean);
+        Wakeups wakeups = settings.manualClock() ? millis -> manual.after(Duration.ofMillis(millis)) : Wakeups.SYSTEM;
+        return assemble(settings, config, store, clock, wakeups, beans, httpEndpoints, meters, planBean);
     }
 
     /** Puts a limiter together around a store that is already open (tests drive the clock through it). */
     public static Limiter assemble(ThrottleSettings settings, Config config, Store store, InstantSource clock,
+                                   Function<Class<?>, Object> beans, Predicate<Method> httpEndpoints, Meters meters,
+                                   Optional<ThrottlePlan> planBean) {
+        return assemble(settings, config, store, clock, Wakeups.SYSTEM, beans, httpEndpoints, meters, planBean);
+    }
+
+    /** As above; {@code wakeups} resumes calls waiting for their turn by {@code clock}. */
+    public static Limiter assemble(ThrottleSettings settings, Config config, Store store, InstantSource clock, Wakeups wakeups,
                                    Function<Class<?>, Object> beans, Predicate<Method> httpEndpoints, Meters meters,
                                    Optional<ThrottlePlan> planBean) {
         KeyCodec codec = new KeyCodec(settings.keyPrefix());
@@ -84,15 +100,15 @@ public final class Bootstrap {
         Function<Class<?>, Object> instances =
                 type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
         Limiter limiter = new Limiter(settings, codec, decider, new Targets(config, codec, instances, httpEndpoints, settings.report(),
-                meters, clock, settings.keyHeader(), planBean), clock);
+                meters, clock, settings.keyHeader(), planBean), clock, wakeups);
         SharedState shared = store instanceof SharedState s ? s : SharedState.none(store.describe());
         limiter.join(new SharedFleet(limiter, shared, codec, settings, clock));
         return limiter;
     }
 
-    private static Store open(ThrottleSettings settings) {
+    private static Store open(ThrottleSettings settings, InstantSource clock) {
         if (settings.redisUri().isEmpty()) {
-            return new MemoryStore(InstantSource.system());
+            return new MemoryStore(clock);
         }
         try {
             return RedisStores.open(settings.redisUri().get(), settings.redisCluster(), settings.redisTimeout());

@@ -6,7 +6,9 @@ import io.github.throttle.ThrottleWeight;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.jaxrs.ResourceMethods;
+import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.limiter.Limiter;
+import io.github.throttle.testing.ThrottleClock;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -51,6 +53,8 @@ public class LimiterBean {
     Instance<ThrottleWeight> weighers;
 
     private volatile Limiter limiter;
+    /** The clock Throttle reads with {@code throttle.clock=manual}; unused otherwise. */
+    private final ThrottleClock manualClock = new ThrottleClock();
 
     @Produces
     @Typed(Limiter.class)
@@ -61,12 +65,27 @@ public class LimiterBean {
                 l = limiter;
                 if (l == null) {
                     l = Bootstrap.start(ConfigProvider.getConfig(), this::instance, this::registry, ResourceMethods::isResourceMethod,
-                            planBean());
+                            planBean(), manualClock);
                     limiter = l;
                 }
             }
         }
         return l;
+    }
+
+    /**
+     * The clock a test moves, with {@code throttle.clock=manual}.
+     *
+     * @throws IllegalStateException when Throttle reads the system clock: moving another one would change nothing
+     */
+    @Produces
+    @ApplicationScoped
+    public ThrottleClock clock() {
+        if (!limiter().settings().manualClock()) {
+            throw new IllegalStateException("ThrottleClock moves Throttle's time only with " + ThrottleSettings.CLOCK
+                    + "=manual; it is system here");
+        }
+        return manualClock;
     }
 
     @PreDestroy

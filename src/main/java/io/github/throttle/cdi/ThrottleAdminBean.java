@@ -75,6 +75,11 @@ public class ThrottleAdminBean implements ThrottleAdmin {
     }
 
     @Override
+    public void resetAll() {
+        admin().resetAll(who());
+    }
+
+    @Override
     public List<Denied> topDenied(String bucket, int n) {
         return admin().topDenied(bucket, n);
     }

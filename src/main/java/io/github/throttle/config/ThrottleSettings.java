@@ -31,7 +31,8 @@ public record ThrottleSettings(
         String metrics,
         int denyCacheSize,
         boolean adminEnabled,
-        String adminRole) {
+        String adminRole,
+        boolean manualClock) {
 
     /** Which rate-limit fields responses carry. */
     public enum HeaderStyle {
@@ -59,11 +60,13 @@ public record ThrottleSettings(
     public static final String DENY_CACHE_SIZE = "throttle.deny-cache.size";
     public static final String ADMIN_ENABLED = "throttle.admin.enabled";
     public static final String ADMIN_ROLE = "throttle.admin.role";
+    /** {@code system} (the default) or {@code manual}: time stands still until a test moves it (ThrottleClock). */
+    public static final String CLOCK = "throttle.clock";
 
     /** Every key Throttle reads. */
     public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
             TIME_SOURCE, ON_STORE_FAILURE, LOCAL_SHARE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE,
-            ADMIN_ENABLED, ADMIN_ROLE);
+            ADMIN_ENABLED, ADMIN_ROLE, CLOCK);
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
@@ -141,8 +144,13 @@ public record ThrottleSettings(
         if (role.isEmpty()) {
             throw invalid(ADMIN_ROLE, role, "must name the role that may use the admin API");
         }
+        boolean manual = choice(config, CLOCK, "system", "system", "manual").equals("manual");
+        if (manual && uri.isPresent()) {
+            throw invalid(CLOCK, "manual", "only the embedded store counts by a clock a test moves; a Redis store ("
+                    + REDIS_URI + ") counts by its own time: leave " + REDIS_URI + " unset in tests that move the clock");
+        }
         return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, onFailure, share, headers, List.copyOf(proxies), header,
-                report, metrics, denyCache, admin, role);
+                report, metrics, denyCache, admin, role, manual);
     }
 
     private static void checkUri(String uri, boolean cluster) {

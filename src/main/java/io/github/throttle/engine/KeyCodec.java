@@ -56,6 +56,20 @@ public final class KeyCodec {
     }
 
     /**
+     * Whether {@code key} holds the counts of a (bucket, identity) under this prefix, not settings shared by every
+     * instance.
+     */
+    public boolean isCounts(String key) {
+        return key.startsWith(prefix) && key.length() > prefix.length() && key.charAt(prefix.length()) != ':';
+    }
+
+    /** The Redis {@code SCAN} pattern of every key that {@link #isCounts holds counts}. */
+    public String countsPattern() {
+        // of the glob's special characters, a prefix may hold only *
+        return prefix.replace("*", "\\*") + "[^:]*";
+    }
+
+    /**
      * The head of every key of a bucket, {@code <prefix>:<bucket>:} with the bucket part encoded; compute once
      * per bucket, so that a call joins only two strings.
      */

@@ -25,6 +25,12 @@ public interface Store extends AutoCloseable {
     /** Forgets everything counted for these keys. */
     CompletionStage<Void> reset(String... keys);
 
+    /**
+     * Forgets every count of every bucket and identity under the codec's prefix; settings shared by every instance
+     * (assignments, overrides) stay.
+     */
+    CompletionStage<Void> resetAll(KeyCodec codec);
+
     /** What kind of store this is, for metrics and health: {@code memory}, {@code redis}, {@code redis-cluster}, {@code redis-sentinel}. */
     String kind();
 

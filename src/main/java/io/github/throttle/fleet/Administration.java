@@ -195,6 +195,12 @@ public final class Administration {
                 "counts of " + logged + " in bucket " + bucket + " reset"), principal);
     }
 
+    /** As {@link ThrottleAdmin#resetAll}: every count goes, and every instance's deny cache forgets its denials. */
+    public void resetAll(String principal) {
+        shared.wait(limiter.resetAll(), "reset every count");
+        change(new SharedChange("reset", "*|*|" + clock.millis(), "the reset of every count", "every count reset"), principal);
+    }
+
     /** As {@link ThrottleAdmin#topDenied}. */
     public List<ThrottleAdmin.Denied> topDenied(String bucket, int n) {
         AdminBounds.required("bucket", bucket);

@@ -40,9 +40,20 @@ public final class Limiter implements AutoCloseable {
     private final DenyCache denyCache;
     private volatile Fleet fleet = Fleet.NONE;
     private final String probeKey;
+    private final Wakeups wakeups;
 
     /** @param clock times the deny cache's entries */
     public Limiter(ThrottleSettings settings, KeyCodec codec, Decider decider, Targets targets, InstantSource clock) {
+        this(settings, codec, decider, targets, clock, Wakeups.SYSTEM);
+    }
+
+    /**
+     * @param clock   times the deny cache's entries
+     * @param wakeups resumes calls that wait for their turn, by the same clock
+     */
+    public Limiter(ThrottleSettings settings, KeyCodec codec, Decider decider, Targets targets, InstantSource clock,
+                   Wakeups wakeups) {
+        this.wakeups = wakeups;
         this.settings = settings;
         this.codec = codec;
         this.decider = decider;
@@ -125,12 +136,11 @@ public final class Limiter implements AutoCloseable {
      * Completes with {@code value} when the call may proceed: at once, or for a call reserved ahead of now when its
      * time has come, without holding a thread meanwhile.
      */
-    private static <T> CompletionStage<T> afterWait(Decision decision, T value) {
+    private <T> CompletionStage<T> afterWait(Decision decision, T value) {
         if (decision.waitedMillis() == 0) {
             return CompletableFuture.completedFuture(value);
         }
-        return CompletableFuture.supplyAsync(() -> value,
-                CompletableFuture.delayedExecutor(decision.waitedMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+        return CompletableFuture.supplyAsync(() -> value, wakeups.after(decision.waitedMillis()));
     }
 
     /**
@@ -235,6 +245,12 @@ public final class Limiter implements AutoCloseable {
         String key = codec.key(codec.bucketHead(bucket), identity);
         denyCache.forget(key);
         return decider.store().reset(key);
+    }
+
+    /** Forgets every count of every bucket and identity; assignments and overrides stay. */
+    public CompletionStage<Void> resetAll() {
+        denyCache.clear();
+        return decider.store().resetAll(codec);
     }
 
     /** The targets of this application, as built so far. */

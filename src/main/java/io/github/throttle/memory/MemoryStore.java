@@ -1,5 +1,6 @@
 package io.github.throttle.memory;
 
+import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.SharedChanges;
 import io.github.throttle.engine.SharedState;
@@ -211,6 +212,18 @@ public final class MemoryStore implements Store, SharedState {
         for (String key : keys) {
             synchronized (locks.of(key)) {
                 identities.remove(key);
+            }
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> resetAll(KeyCodec codec) {
+        for (String key : identities.keySet()) {
+            if (codec.isCounts(key)) {
+                synchronized (locks.of(key)) {
+                    identities.remove(key);
+                }
             }
         }
         return CompletableFuture.completedFuture(null);

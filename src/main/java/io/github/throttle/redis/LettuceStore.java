@@ -1,9 +1,12 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.SharedChanges;
 import io.github.throttle.engine.SharedState;
 import io.github.throttle.engine.Store;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisKeyAsyncCommands;
@@ -46,6 +49,25 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
 
     /** The scripting commands of the connection (in a cluster: routed by the first key). */
     abstract RedisScriptingAsyncCommands<String, String> scripts(C connection);
+
+    /** {@code SCAN} for the keys of counts under the prefix, and {@code DEL} each page (a cluster: every primary). */
+    @Override
+    public final CompletionStage<Void> resetAll(KeyCodec codec) {
+        ScanArgs args = ScanArgs.Builder.matches(codec.countsPattern()).limit(1000);
+        return connection.get().thenComposeAsync(c -> deleteFrom(keys(c), ScanCursor.INITIAL, args));
+    }
+
+    /**
+     * Deletes one page of keys, then the next. Each scan is sent off the client's I/O threads: a cluster's scan may
+     * open a connection to the next node, which must not be waited for on such a thread.
+     */
+    private static CompletionStage<Void> deleteFrom(RedisKeyAsyncCommands<String, String> keys, ScanCursor cursor, ScanArgs args) {
+        return keys.scan(cursor, args)
+                .thenCompose(page -> page.getKeys().isEmpty() ? CompletableFuture.completedFuture(page)
+                        : keys.del(page.getKeys().toArray(String[]::new)).thenApply(n -> page))
+                .thenComposeAsync(page -> page.isFinished() ? CompletableFuture.<Void>completedFuture(null)
+                        : deleteFrom(keys, page, args));
+    }
 
     /** The counters under {@code key}: {@code HGETALL}. */
     @Override

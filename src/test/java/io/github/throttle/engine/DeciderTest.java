@@ -45,6 +45,11 @@ class DeciderTest {
         }
 
         @Override
+        public CompletionStage<Void> resetAll(KeyCodec codec) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
         public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
             return CompletableFuture.completedFuture(null);
         }

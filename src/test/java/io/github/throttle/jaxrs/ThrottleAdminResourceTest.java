@@ -72,6 +72,11 @@ class ThrottleAdminResourceTest {
         }
 
         @Override
+        public void resetAll() {
+            call("reset all");
+        }
+
+        @Override
         public List<Denied> topDenied(String bucket, int n) {
             call("topDenied " + bucket + " " + n);
             return denied;

@@ -9,6 +9,7 @@ import io.github.throttle.ThrottleWeight;
 import io.github.throttle.boot.Bootstrap;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.Taken;
@@ -93,6 +94,11 @@ class PlansTest {
         @Override
         public CompletionStage<Void> reset(String... keys) {
             return store.reset(keys);
+        }
+
+        @Override
+        public CompletionStage<Void> resetAll(KeyCodec codec) {
+            return store.resetAll(codec);
         }
 
         @Override

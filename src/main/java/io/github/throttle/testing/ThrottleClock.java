@@ -1,0 +1,119 @@
+package io.github.throttle.testing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.concurrent.Executor;
+
+/**
+ * Throttle's time in an application's tests, with {@code throttle.clock=manual}: it stands still until the test
+ * moves it with {@link #advance(Duration)}. Inject it ({@code @Inject ThrottleClock clock}); the embedded store,
+ * the deny cache, assignments and calls waiting for their turn all read it, so a test sees "the sixth call in a
+ * minute is refused, and a minute later it passes" without waiting a minute. Injecting it while
+ * {@code throttle.clock} is {@code system} fails, naming the setting.
+ *
+ * <p>It starts at midnight (UTC) of the day the application started, so that a fixed window of a second, a
+ * minute or an hour starts with it and a test's figures are the same every run; it never goes back.
+ */
+public class ThrottleClock implements InstantSource {
+
+    /** A task to run once the clock reaches {@code at}; {@code order} keeps tasks due together in the order given. */
+    private record Due(long at, long order, Runnable task) {
+    }
+
+    private final PriorityQueue<Due> due = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
+            : Long.compare(a.order, b.order));
+    private long millis;
+    private long given;
+
+    /** A clock at midnight (UTC) of today. */
+    public ThrottleClock() {
+        this(Instant.now().truncatedTo(ChronoUnit.DAYS));
+    }
+
+    /**
+     * A clock at {@code start}.
+     *
+     * @param start the time it shows until moved
+     */
+    public ThrottleClock(Instant start) {
+        this.millis = start.toEpochMilli();
+    }
+
+    @Override
+    public Instant instant() {
+        return Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public synchronized long millis() {
+        return millis;
+    }
+
+    /**
+     * Moves the clock forward. Calls waiting for their turn ({@code maxWaitMillis}) whose time has come proceed,
+     * in the order of their times, before this method returns.
+     *
+     * @param by how far; zero or more
+     * @throws IllegalArgumentException when {@code by} is negative: this clock never goes back
+     */
+    public void advance(Duration by) {
+        if (Objects.requireNonNull(by, "by").isNegative()) {
+            throw new IllegalArgumentException("ThrottleClock never goes back: " + by);
+        }
+        long until;
+        synchronized (this) {
+            until = Math.addExact(millis, by.toMillis());
+        }
+        while (true) {
+            Due next;
+            synchronized (this) {
+                next = due.peek();
+                if (next == null || next.at > until) {
+                    millis = until;
+                    return;
+                }
+                due.poll();
+                millis = Math.max(millis, next.at);
+            }
+            next.task.run();
+        }
+    }
+
+    /**
+     * Where work runs once this clock has moved {@code delay} past the moment it is given: at once for a delay of
+     * zero or less, else by the {@link #advance} that reaches its time.
+     *
+     * @param delay how long after now, by this clock
+     * @return an executor that runs each task at its time
+     */
+    public Executor after(Duration delay) {
+        return task -> {
+            Objects.requireNonNull(task, "task");
+            synchronized (this) {
+                if (!delay.isNegative() && !delay.isZero()) {
+                    due.add(new Due(millis + delay.toMillis(), given++, task));
+                    return;
+                }
+            }
+            task.run();
+        };
+    }
+
+    /**
+     * What waits for this clock: how many tasks are due later.
+     *
+     * @return the number of tasks not yet run
+     */
+    public synchronized int waiting() {
+        return due.size();
+    }
+
+    @Override
+    public String toString() {
+        return "ThrottleClock[" + instant() + ", " + waiting() + " waiting]";
+    }
+}
