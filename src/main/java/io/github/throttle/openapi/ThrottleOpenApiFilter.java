@@ -39,6 +39,34 @@ public class ThrottleOpenApiFilter implements OASFilter {
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
         CDI<Object> cdi;
+        try {
+            cdi = CDI.current();
+        } catch (IllegalStateException e) {
+            // WildFly builds the document once, at deployment, on a server thread: its CDI finds the application's
+            // container by the thread's context class loader, which is then not the application's
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            ClassLoader own = ThrottleOpenApiFilter.class.getClassLoader();
+            if (own == null || own == previous) {
+                LOG.log(System.Logger.Level.WARNING, "Throttle cannot add its responses to the OpenAPI document: " + e);
+                return;
+            }
+            thread.setContextClassLoader(own);
+            try {
+                filter(openAPI);
+            } finally {
+                thread.setContextClassLoader(previous);
+            }
+            return;
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.WARNING, "Throttle cannot add its responses to the OpenAPI document: " + e);
+            return;
+        }
+        filter(openAPI);
+    }
+
+    private static void filter(OpenAPI openAPI) {
+        CDI<Object> cdi;
         Limiter limiter;
         try {
             cdi = CDI.current();

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * What the server publishes about Throttle: the {@code throttle_calls_total} samples of its metrics endpoint
  * (Prometheus text) and its readiness check {@code throttle}. MicroProfile Metrics 5 and Health serve
  * {@code /metrics} and {@code /health/*} (samples labelled {@code mp_scope="application"}); Quarkus serves them
- * under {@code /q/}, without that label.
+ * under {@code /q/}, without that label; WildFly serves both on its management port.
  */
 public final class Observability {
 
@@ -28,34 +28,47 @@ public final class Observability {
             "local-allowed", "local-denied", "unlimited", "blocked");
 
     private final int port;
-    private final String root;
+    private final int endpointsPort;
+    private final String metricsPath;
+    private final String healthPath;
     private final Map<String, String> scope;
 
     /** The MicroProfile endpoints of the server on {@code port}. */
     public Observability(int port) {
-        this(port, "", Map.of("mp_scope", "application"));
+        this(port, port, "/metrics", "/health", Map.of("mp_scope", "application"));
     }
 
-    private Observability(int port, String root, Map<String, String> scope) {
+    private Observability(int port, int endpointsPort, String metricsPath, String healthPath, Map<String, String> scope) {
         this.port = port;
-        this.root = root;
+        this.endpointsPort = endpointsPort;
+        this.metricsPath = metricsPath;
+        this.healthPath = healthPath;
         this.scope = scope;
     }
 
-    /** The server's HTTP port. */
+    /** The application's HTTP port. */
     public int port() {
         return port;
     }
 
     /** The endpoints of the Quarkus application on {@code port}. */
     public static Observability quarkus(int port) {
-        return new Observability(port, "/q", Map.of());
+        return new Observability(port, port, "/q/metrics", "/q/health", Map.of());
+    }
+
+    /**
+     * The endpoints of an application on {@code port} whose server serves Prometheus text at {@code metricsPath}
+     * and MicroProfile Health at {@code /health} on another port (WildFly's management port), samples without
+     * {@code mp_scope}.
+     */
+    public static Observability onManagementPort(int port, int managementPort, String metricsPath) {
+        return new Observability(port, managementPort, metricsPath, "/health", Map.of());
     }
 
     /** The metrics endpoint, parsed. */
     public PrometheusText metrics() {
-        Response r = RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("text/plain").get(root + "/metrics");
-        assertEquals(200, r.statusCode(), () -> "GET " + root + "/metrics: " + r.statusLine() + "\n" + r.asString());
+        Response r = RestAssured.given().baseUri("http://127.0.0.1").port(endpointsPort).accept("text/plain").get(metricsPath);
+        assertEquals(200, r.statusCode(), () -> "GET " + metricsPath + ": " + r.statusLine() + "\n" + r.asString());
         return PrometheusText.parse(r.asString());
     }
 
@@ -98,12 +111,12 @@ public final class Observability {
 
     /** {@code GET /health/ready}. */
     public Response readiness() {
-        return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get(root + "/health/ready");
+        return RestAssured.given().baseUri("http://127.0.0.1").port(endpointsPort).accept("application/json").get(healthPath + "/ready");
     }
 
     /** {@code GET /health/live}. */
     public Response liveness() {
-        return RestAssured.given().baseUri("http://127.0.0.1").port(port).accept("application/json").get(root + "/health/live");
+        return RestAssured.given().baseUri("http://127.0.0.1").port(endpointsPort).accept("application/json").get(healthPath + "/live");
     }
 
     /** The readiness check {@code throttle} as one object of the response's {@code checks}; empty when absent. */
