@@ -17,11 +17,11 @@ import java.util.stream.Stream;
  *
  * <p>Writes the properties file the build reads back: {@code payara.java} (the server's java binary), or, with
  * none found, {@code skipITs=true} and one line saying the suite is not run. With none found and a JDK required
- * (the environment variable {@code CI} is {@code true}, or {@code -Dthrottle.require.jdk21=true}), it exits
+ * (the environment variable {@code CI} is {@code true}, or {@code -Dit.require.jdk21=true}), it exits
  * with 1 and the build fails.
  *
  * <p>Arguments, each {@code name=value}: {@code out} (the properties file), {@code jdk21.home} (blank: not set),
- * {@code jdk21.search}, {@code throttle.require.jdk21}.
+ * {@code jdk21.search}, {@code it.require.jdk21}.
  */
 public class Jdk21 {
 
@@ -37,7 +37,7 @@ public class Jdk21 {
         String home = given.getProperty("jdk21.home", "");
         Path search = Path.of(given.getProperty("jdk21.search", "").isEmpty() ? "/usr/lib/jvm" : given.getProperty("jdk21.search"));
         String requiredBy = "true".equals(System.getenv("CI")) ? "CI=true"
-                : "true".equals(given.getProperty("throttle.require.jdk21")) ? "throttle.require.jdk21=true" : null;
+                : "true".equals(given.getProperty("it.require.jdk21")) ? "it.require.jdk21=true" : null;
 
         Optional<Path> found;
         String where;
