@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A real Payara Micro process serving the application WAR at {@code /} on a free port, bound to 127.0.0.1.
+ * A real Payara Micro process serving the application WAR at {@code /} on a free port, bound to 127.0.0.1. The
+ * suites of Payara Micro 6 (src-it/payara) and 7 (src-it/payara7) share it: the build names the server jar and the
+ * java binary.
  * Failing to start (process exit, no answer before the deadline) is an error, never a reason to skip.
  */
 final class PayaraMicro implements AutoCloseable {
@@ -89,7 +91,7 @@ final class PayaraMicro implements AutoCloseable {
             Path log = work.resolve(name + ".log");
             int port = RedisProcess.freePort();
             List<String> cmd = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    java(),
                     "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     // the one line of configuration Throttle's OpenAPI responses need on Payara
                     "-Dmp.openapi.filter=io.github.throttle.openapi.ThrottleOpenApiFilter",
@@ -124,6 +126,15 @@ final class PayaraMicro implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The java binary that runs the server: the property {@code payara.java} when set (Payara Micro 7 needs Java
+     * 21+ while the build may run on 17), else the one running the tests.
+     */
+    private static String java() {
+        String java = System.getProperty("payara.java");
+        return java == null || java.isBlank() ? Path.of(System.getProperty("java.home"), "bin", "java").toString() : java;
     }
 
     private static String required(String property) {

@@ -14,7 +14,7 @@ abstract class PayaraSuite extends ScenarioClient {
         return payara().port();
     }
 
-    /** Payara Micro 6 bundles MicroProfile Metrics 5 and Health: Throttle publishes through them with no configuration. */
+    /** Payara Micro 6 and 7 bundle MicroProfile Metrics 5 and Health: Throttle publishes through them with no configuration. */
     public Observability observed() {
         return new Observability(port());
     }
