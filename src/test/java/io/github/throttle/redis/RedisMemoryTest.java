@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Redis evicts and no call fails, an evicted identity only losing its count; with {@code noeviction} the
  * {@code OOM} reply goes through the failure policy and is logged once.
  */
-class RedisMemoryTest {
+public class RedisMemoryTest {
 
     private static final long HOUR = 3_600_000;
     /** Sliding by the minute: a key's expiry moves with its last call, so the nearest one is the longest idle. */
