@@ -154,7 +154,7 @@ public final class RedisProcess implements AutoCloseable {
         String info = Resp.send(port, at >= 0 ? extraArgs.get(at + 1) : null, "INFO", "server");
         if (!kind.answered(info)) {
             kill();
-            throw new IllegalStateException(kind.binary() + " is not " + kind + ": INFO server answered " + info);
+            throw new IllegalStateException(kind.binary() + " is not a " + kind.command() + ": INFO server answered " + info);
         }
     }
 

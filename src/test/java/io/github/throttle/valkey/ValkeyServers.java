@@ -7,6 +7,11 @@ import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -34,9 +39,23 @@ public final class ValkeyServers implements ExecutionCondition, BeforeAllCallbac
             return ConditionEvaluationResult.enabled("Valkey is installed or required");
         }
         if (TOLD.compareAndSet(false, true)) {
-            System.out.println(NOT_RUN);
+            tell(NOT_RUN);
         }
         return ConditionEvaluationResult.disabled(NOT_RUN);
+    }
+
+    /**
+     * Writes {@code line} to the JVM's own standard error, which the build prints: {@code System.out} and
+     * {@code System.err} of tests go to files under {@code target/surefire-reports} (redirectTestOutputToFile).
+     */
+    private static void tell(String line) {
+        try {
+            FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+            err.write((line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+            err.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Whether a missing Valkey must fail the build: on CI, or when asked for. */
