@@ -58,8 +58,10 @@ final class RedisFailures {
                 return Kind.TLS;
             }
             String m = t.getMessage() == null ? "" : t.getMessage();
-            // Redis 6 and 7.0 wrap what a script's command was refused in an ERR reply
-            if (m.startsWith("NOPERM") || m.contains("The user executing the script can't")) {
+            // Redis 6 and 7.0 wrap what a script's command was refused in an ERR reply, and so does Valkey 8:
+            // ERR ACL failure in script: User u has no permissions to run the 'pexpire' command
+            if (m.startsWith("NOPERM") || m.contains("The user executing the script can't")
+                    || m.contains("ACL failure in script")) {
                 return Kind.PERMISSION;
             }
             if (m.contains("OOM command not allowed")) {

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * as the README's least-privilege user, created on each node with the README's own {@code ACL SETUSER} line
  * (ACL users are per node); then no node's {@code ACL LOG} shows a refusal, topology refreshes included.
  */
-class RedisAclClusterTest extends RedisClusterStoreTest {
+public class RedisAclClusterTest extends RedisClusterStoreTest {
 
     @BeforeAll
     static void startCluster() {

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fail-open), and the episode is logged once, at ERROR, naming the command or the keys refused. Also a
  * permission revoked while counting, and a wrong password.
  */
-class RedisAclRefusalTest {
+public class RedisAclRefusalTest {
 
     private static final Limit LIMIT = Limit.fixed(100, 3_600_000);
     /**

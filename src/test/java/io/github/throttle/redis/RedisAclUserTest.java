@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with the README's own {@code ACL SETUSER} line; then Redis's {@code ACL LOG} shows that nothing Throttle sent
  * was refused (not even a command whose failure Lettuce ignores).
  */
-class RedisAclUserTest extends StoreContract {
+public class RedisAclUserTest extends StoreContract {
 
     private static final long SLACK = 120_000;
 

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The semantic table, and what a cluster adds: keys on several primaries, per-node scripts, slot migration. */
-class RedisClusterStoreTest extends StoreContract {
+public class RedisClusterStoreTest extends StoreContract {
 
     /** Kept after a key's last weight leaves its windows. */
     static final long SLACK = 120_000;

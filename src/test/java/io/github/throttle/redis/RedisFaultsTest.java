@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Redis going away, stalling, restarting empty or dropping its scripts, with real redis-server processes. */
-class RedisFaultsTest {
+public class RedisFaultsTest {
 
     /** The client time of calls that must count in one window, however long the test takes. */
     private static final long SIX_PM = Instant.parse("2026-11-22T18:00:00Z").toEpochMilli();

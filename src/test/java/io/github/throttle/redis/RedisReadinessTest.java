@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * at once. The decider's
  * open period is an hour of a clock that never moves, so only the check can end an episode here.
  */
-class RedisReadinessTest {
+public class RedisReadinessTest {
 
     private static final Limit LIMIT = Limit.fixed(2, 3_600_000);
     private static final List<Limit> LIMITS = List.of(LIMIT);

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The whole store contract through a {@code redis-sentinel://} URI: the store asks the sentinel for the primary and
  * counts there. One primary, replica and sentinel for the class (a failover is {@link RedisSentinelStoreTest}'s).
  */
-class RedisSentinelContractTest extends StoreContract {
+public class RedisSentinelContractTest extends StoreContract {
 
     private static final long SLACK = 120_000;
 

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RedisStoreTest extends StoreContract {
+public class RedisStoreTest extends StoreContract {
 
     private static RedisProcess redis;
     private static RedisStore store;

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The store contract over TLS: {@code rediss://} to a redis-server with a certificate from a CA of the test's
  * own, trusted through {@code javax.net.ssl.trustStore} only, host name (an IP address) checked.
  */
-class RedisTlsStoreTest extends StoreContract {
+public class RedisTlsStoreTest extends StoreContract {
 
     private static final long SLACK = 120_000;
 

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * certificate for another host), each refusal going through the failure policy and logged once, at ERROR,
  * without credentials. (The store contract over TLS: {@link RedisTlsStoreTest}.)
  */
-class RedisTlsTest {
+public class RedisTlsTest {
 
     private static final String PASSWORD = "tls-pw-s3cret";
     /**

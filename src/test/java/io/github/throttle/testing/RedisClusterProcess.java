@@ -23,7 +23,8 @@ import java.util.stream.IntStream;
  * {@code CLUSTER ADDSLOTS} and introduced with {@code CLUSTER MEET} (commands of Redis 3 on, so the
  * redis-server shipped in the test jar works too). Ready once every node reports {@code cluster_state:ok}.
  * With TLS ({@link #startTls}), the nodes also serve TLS, talk to each other over TLS ({@code tls-cluster}) and
- * name their TLS ports to TLS clients; administration stays on the plain ports.
+ * name their TLS ports to TLS clients; administration stays on the plain ports. The nodes are of the
+ * {@link ServerKind#current() current kind} (Valkey Cluster takes the same commands; no cli is needed).
  * Failing to start is an error, never a reason to skip.
  */
 public final class RedisClusterProcess implements AutoCloseable {

@@ -1,29 +1,22 @@
 package io.github.throttle.testing;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code redis-server} on a free loopback port, for tests. The binary is {@code $REDIS_SERVER}, else
- * {@code redis-server} from {@code PATH}, else the one shipped in the {@code embedded-redis} test jar.
- * Failing to start is an error, never a reason to skip.
+ * A real {@code redis-server} (or {@code valkey-server}) on a free loopback port, for tests. The server is of the
+ * {@link ServerKind#current() current kind} when started, its binary found by {@link ServerKind#binary()}: Redis
+ * unless the test class runs on Valkey. A Valkey server must say so in {@code INFO server}
+ * ({@code server_name:valkey}), else it fails to start. Failing to start is an error, never a reason to skip.
  *
  * <p>No server outlives the JVM that started it: a shutdown hook kills the servers still running when the JVM
  * exits (a test that failed before closing its server, Ctrl-C), and each server runs under a watchdog that
@@ -54,8 +47,7 @@ public final class RedisProcess implements AutoCloseable {
                 "redis-server killer"));
     }
 
-    private static volatile Path binary;
-
+    private final ServerKind kind = ServerKind.current();
     private final Path configFile;
     private final List<String> extraArgs;
     private final Path dir;
@@ -122,65 +114,11 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    /** The redis-server binary used by this JVM's tests. */
-    public static synchronized Path binary() {
-        if (binary == null) {
-            binary = findBinary();
-            System.out.println("redis-server for tests: " + binary);
-        }
-        return binary;
-    }
-
-    private static Path findBinary() {
-        String env = System.getenv("REDIS_SERVER");
-        if (env != null && !env.isBlank()) {
-            Path p = Path.of(env);
-            if (!Files.isExecutable(p)) {
-                throw new IllegalStateException("REDIS_SERVER=" + env + " is not an executable file");
-            }
-            return p;
-        }
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path p = Path.of(d.isEmpty() ? "." : d, "redis-server");
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return extractShipped();
-    }
-
-    private static Path extractShipped() {
-        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-        boolean arm = arch.contains("aarch64") || arch.contains("arm");
-        String name;
-        if (os.contains("linux")) {
-            name = arm ? "redis-server-6.2.7-linux-arm64" : "redis-server-6.2.6-v5-linux-amd64";
-        } else if (os.contains("mac")) {
-            name = arm ? "redis-server-6.2.6-v5-darwin-arm64" : "redis-server-6.2.6-v5-darwin-amd64";
-        } else {
-            throw new IllegalStateException("no redis-server on PATH and none shipped for " + os + "/" + arch
-                    + "; install Redis or set REDIS_SERVER");
-        }
-        try (InputStream in = RedisProcess.class.getResourceAsStream("/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("no redis-server on PATH and " + name
-                        + " is missing from the test classpath (com.github.codemonstur:embedded-redis)");
-            }
-            Path target = Files.createTempDirectory("throttle-redis-bin-").resolve("redis-server");
-            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
-            return target;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private void launch() throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             int p = port != 0 ? port : freePort();
-            List<String> cmd = new ArrayList<>(List.of(binary().toString()));
+            List<String> cmd = new ArrayList<>(List.of(kind.binary().toString()));
             if (configFile != null) {
                 cmd.add(configFile.toString());
             }
@@ -197,16 +135,27 @@ public final class RedisProcess implements AutoCloseable {
             if (awaitReady(proc, p)) {
                 this.port = p;
                 this.process = proc;
+                checkKind();
                 return;
             }
             stop(proc);
-            last = new IOException("redis-server did not start on port " + p + ": " + log());
+            last = new IOException(kind.command() + " did not start on port " + p + ": " + log());
 
             if (port != 0) {
                 break;
             }
         }
         throw last;
+    }
+
+    /** Checks that {@code INFO server} names this server's kind; a server that does not is stopped. */
+    private void checkKind() {
+        int at = extraArgs.indexOf("--requirepass");
+        String info = Resp.send(port, at >= 0 ? extraArgs.get(at + 1) : null, "INFO", "server");
+        if (!kind.answered(info)) {
+            kill();
+            throw new IllegalStateException(kind.binary() + " is not a " + kind.command() + ": INFO server answered " + info);
+        }
     }
 
     /** Starts {@code cmd} under the {@link #WATCHDOG}, output to {@code redis.log}. */
@@ -245,7 +194,7 @@ public final class RedisProcess implements AutoCloseable {
             }
             String log = log();
             boolean listening = log.contains("Ready to accept connections") || log.contains("Sentinel ID is");
-            if (listening && proc.isAlive() && ping(p)) {
+            if (listening && proc.isAlive() && Resp.ping(p)) {
                 return true;
             }
             try {
@@ -256,21 +205,6 @@ public final class RedisProcess implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    private static boolean ping(int p) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", p), 200);
-            s.setSoTimeout(500);
-            s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            byte[] buf = new byte[64];
-            int n = s.getInputStream().read(buf);
-            String reply = n > 0 ? new String(buf, 0, n, StandardCharsets.US_ASCII) : "";
-            // a server with requirepass answers NOAUTH: it is up all the same
-            return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     public static int freePort() {
@@ -335,22 +269,9 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Sends one command on a connection of its own and checks that it answered {@code +OK}. */
     private void command(String... args) {
-        StringBuilder resp = new StringBuilder("*").append(args.length).append("\r\n");
-        for (String a : args) {
-            resp.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
-        }
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(resp.toString().getBytes(StandardCharsets.UTF_8));
-            socket.getOutputStream().flush();
-            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String reply = in.readLine();
-            if (!"+OK".equals(reply)) {
-                throw new IllegalStateException(String.join(" ", args) + " answered " + reply);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        String reply = Resp.send(port, null, args);
+        if (!"+OK".equals(reply)) {
+            throw new IllegalStateException(String.join(" ", args) + " answered " + reply);
         }
     }
 

@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
  * and one sentinel ({@code redis-server <conf> --sentinel}, quorum 1) that declares the primary down after
  * {@value #DOWN_AFTER_MILLIS} ms. Ready once the replica is in sync and the sentinel knows it, so that a
  * failover can promote it. With TLS ({@link #startTls}), each of them also serves TLS, replication and the
- * sentinel's links go over TLS, and the sentinel names the primary's TLS port. Failing to start is an error,
- * never a reason to skip.
+ * sentinel's links go over TLS, and the sentinel names the primary's TLS port. All three are of the
+ * {@link ServerKind#current() current kind}: on Valkey, {@code valkey-server} and {@code valkey-server <conf>
+ * --sentinel}. Failing to start is an error, never a reason to skip.
  */
 public final class RedisSentinelProcess implements AutoCloseable {
 
