@@ -38,31 +38,31 @@ public class ThrottleOpenApiFilter implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
-        CDI<Object> cdi;
-        try {
-            cdi = CDI.current();
-        } catch (IllegalStateException e) {
-            // WildFly builds the document once, at deployment, on a server thread: its CDI finds the application's
-            // container by the thread's context class loader, which is then not the application's
-            Thread thread = Thread.currentThread();
-            ClassLoader previous = thread.getContextClassLoader();
-            ClassLoader own = ThrottleOpenApiFilter.class.getClassLoader();
-            if (own == null || own == previous) {
-                LOG.log(System.Logger.Level.WARNING, "Throttle cannot add its responses to the OpenAPI document: " + e);
-                return;
-            }
+        // WildFly builds the document once, at deployment, on a server thread: its CDI finds the application's
+        // container by the thread's context class loader, which is then not the application's
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        ClassLoader own = ThrottleOpenApiFilter.class.getClassLoader();
+        boolean borrow = own != null && own != previous && !cdiVisible();
+        if (borrow) {
             thread.setContextClassLoader(own);
-            try {
-                filter(openAPI);
-            } finally {
+        }
+        try {
+            filter(openAPI);
+        } finally {
+            if (borrow) {
                 thread.setContextClassLoader(previous);
             }
-            return;
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(System.Logger.Level.WARNING, "Throttle cannot add its responses to the OpenAPI document: " + e);
-            return;
         }
-        filter(openAPI);
+    }
+
+    private static boolean cdiVisible() {
+        try {
+            CDI.current();
+            return true;
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
     }
 
     private static void filter(OpenAPI openAPI) {
