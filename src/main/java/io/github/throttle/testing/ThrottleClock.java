@@ -16,7 +16,9 @@ import java.util.concurrent.Executor;
  * {@code throttle.clock} is {@code system} fails, naming the setting.
  *
  * <p>It starts at midnight (UTC) of the day the application started, so that a fixed window of a second, a
- * minute or an hour starts with it and a test's figures are the same every run; it never goes back.
+ * minute or an hour starts with it and a test's figures are the same every run; it never goes back. A call that
+ * waits for its turn on a blocking path (a plain bean method, {@code Throttler.acquire}) holds its thread until
+ * another thread moves the clock: make such calls from another thread, or through {@code acquireAsync}.
  */
 public class ThrottleClock implements InstantSource {
 
