@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * limits; its counts are dropped when the episode ends. Any store call that is answered ends
  * the episode at once, the readiness check's {@link #reachable probe} included, so that the check and the
  * decisions never disagree. A failure episode is logged once when it starts (at the store's
- * {@link Store#severity severity} for its cause) and once when it ends.
+ * {@link Store#severity severity} for its cause), again if a later failure of it is more severe (one only an
+ * operator can end, met after one that passes by itself), and once when it ends.
  */
 public final class Decider {
 
@@ -42,6 +43,8 @@ public final class Decider {
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile long openUntil = Long.MIN_VALUE;
     private volatile boolean failing;
+    /** The level the current failure episode was logged at. */
+    private volatile Level loggedAt = Level.ALL;
     /**
      * Under {@link FailurePolicy.Kind#LOCAL}, the store that decides during a failure episode, replaced by an empty
      * one when the episode ends; else null.
@@ -202,17 +205,21 @@ public final class Decider {
 
     private void onFailure(Throwable cause) {
         openUntil = clock.millis() + openMillis;
-        if (failing) {
+        boolean timedOut = cause instanceof TimeoutException;
+        Level level = timedOut ? Level.WARNING : store.severity(cause);
+        // logged when the episode starts, and once more if a later failure is one only an operator can end while
+        // the first was not (a wrong password refused after a connection that dropped under load, say)
+        if (failing && level.getSeverity() <= loggedAt.getSeverity()) {
             return;
         }
         synchronized (this) {
-            if (failing) {
+            if (failing && level.getSeverity() <= loggedAt.getSeverity()) {
                 return;
             }
             failing = true;
+            loggedAt = level;
         }
-        boolean timedOut = cause instanceof TimeoutException;
-        LOG.log(timedOut ? Level.WARNING : store.severity(cause), "Throttle: " + store.describe() + " failed ("
+        LOG.log(level, "Throttle: " + store.describe() + " failed ("
                 + (timedOut ? "no answer within " + timeout.toMillis() + " ms" : store.describe(cause)) + "); calls are "
                 + switch (onFailure.kind()) {
                     case ALLOW -> "allowed without counting";

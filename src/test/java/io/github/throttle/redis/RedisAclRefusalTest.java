@@ -115,6 +115,32 @@ public class RedisAclRefusalTest {
         assertTrue(refused(AclUser.uri(false, redis.port()), true, 5).contains("it may not use Throttle's keys"));
     }
 
+    /**
+     * An episode that starts with a failure that passes by itself (nothing listening yet, or a connection dropped
+     * on a loaded machine) and goes on with one only an operator can end is logged again, at ERROR, naming it.
+     */
+    @Test
+    void aWrongPasswordMetAfterTheServerWasUnreachableIsStillLoggedAtError() {
+        int port = RedisProcess.freePort();
+        try (LogCapture log = new LogCapture();
+             Store store = store("redis://" + AclUser.NAME + ":wrong-s3cret@127.0.0.1:" + port)) {
+            ProbingDecider decider = new ProbingDecider(store, false);
+            assertTrue(decide(decider, 1).isUnmetered(), "nothing listens yet");
+            assertEquals(1, log.at(Level.WARNING).size(), log.all().toString());
+            try (RedisProcess late = RedisProcess.startOn(port);
+                 RedisClient client = RedisClient.create();
+                 StatefulRedisConnection<String, String> lateAdmin = client.connect(RedisURI.create(late.uri()))) {
+                AclUser.run(lateAdmin.sync(), readme);
+                for (int i = 0; i < 5; i++) {
+                    assertTrue(decide(decider, 1).isUnmetered(), "the password is refused");
+                }
+                String error = log.only(Level.SEVERE);
+                assertTrue(error.contains("Redis refused the user name or password"), error);
+                assertTrue(log.all().stream().noneMatch(m -> m.contains("wrong-s3cret")), log.all().toString());
+            }
+        }
+    }
+
     @Test
     void aWrongPasswordIsLoggedOnceAtErrorWithoutThePassword() {
         user(readme);
