@@ -1,6 +1,7 @@
 package io.github.throttle;
 
 import jakarta.enterprise.util.Nonbinding;
+import jakarta.ws.rs.NameBinding;
 import jakarta.interceptor.InterceptorBinding;
 
 import java.lang.annotation.Documented;
@@ -27,10 +28,14 @@ import java.time.temporal.ChronoUnit;
  * (first found wins); insert the position of one limit among repeated annotations to override that one only,
  * e.g. {@code com.acme.Search/find/Throttle/1/limit=500}. {@code .../Throttle/enabled=false} switches the
  * target off.
+ *
+ * <p>It is a CDI interceptor binding (bean methods) and a JAX-RS name binding (on Quarkus REST, resource methods
+ * are decided by a filter bound by it, on the event loop).
  */
 @Documented
 @Inherited
 @InterceptorBinding
+@NameBinding
 @Repeatable(Throttle.List.class)
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
@@ -163,6 +168,7 @@ public @interface Throttle {
     /** Holds repeated {@link Throttle} annotations. */
     @Documented
     @Inherited
+    @NameBinding
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.METHOD, ElementType.TYPE})
     @interface List {

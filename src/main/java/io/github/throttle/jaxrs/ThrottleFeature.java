@@ -23,6 +23,7 @@ public class ThrottleFeature implements DynamicFeature {
 
     private volatile Limiter limiter;
     private volatile CallDecision current;
+    private volatile ThrottledMethods methods;
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
@@ -39,6 +40,7 @@ public class ThrottleFeature implements DynamicFeature {
         if (l.active(target)) {
             target.servedBy(type);
             ThrottleFilter filter = new ThrottleFilter(l, target, current);
+            methods.add(method, filter);
             context.register(filter, Priorities.AUTHORIZATION + 10);
             if (target.givesBack()) {
                 context.register(new ThrottleFilter.GiveBack(), Priorities.AUTHORIZATION + 10);
@@ -50,10 +52,6 @@ public class ThrottleFeature implements DynamicFeature {
                 // with none, allowed responses get nothing: no response filter at all
                 context.register(new ThrottleFilter.Fields(l.settings().headers()), Priorities.AUTHORIZATION + 10);
             }
-            if (QuarkusRest.PRESENT) {
-                // only Quarkus REST suspends a request while the store decides
-                context.register(new ThrottleFilter.Resumed(filter), Priorities.AUTHORIZATION + 11);
-            }
         }
     }
 
@@ -64,6 +62,7 @@ public class ThrottleFeature implements DynamicFeature {
             l = CDI.current().select(Limiter.class).get();
             var holder = CDI.current().select(CallDecision.class);
             current = holder.isResolvable() ? holder.get() : null;
+            methods = CDI.current().select(ThrottledMethods.class).get();
             limiter = l;
         }
         return l;

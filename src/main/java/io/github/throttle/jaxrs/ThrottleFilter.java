@@ -20,9 +20,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Throttles one resource method: decides before the request entity is read and answers 429 when denied (403
  * when blocked, 400 when the call's weight could never pass); {@link Fields} puts the rate-limit fields on
- * allowed responses, {@link GiveBack} returns the weight of successful ones where the target says so. On a Quarkus event loop the request is
- * suspended while the store decides; on worker threads (and on servlet runtimes) the thread waits, at most
- * {@code throttle.redis.timeout}.
+ * allowed responses, {@link GiveBack} returns the weight of successful ones where the target says so. On a Quarkus
+ * event loop ({@link EventLoopDecision}) the request is suspended while the store decides, and the decision is
+ * applied where it resumes ({@link #resumed}); on worker threads (and on servlet runtimes, whose filters are
+ * synchronous) the thread waits, at most {@code throttle.redis.timeout}. A call is decided once, by whichever of the
+ * two meets it first.
  */
 final class ThrottleFilter implements ContainerRequestFilter {
 
@@ -44,8 +46,16 @@ final class ThrottleFilter implements ContainerRequestFilter {
         this.forwarded = new ForwardedFor(limiter.settings().trustedProxies());
     }
 
+    Target target() {
+        return target;
+    }
+
     @Override
     public void filter(ContainerRequestContext ctx) {
+        if (ctx.getProperty(PENDING) != null || ctx.getProperty(CallDecision.PROPERTY) != null) {
+            // decided already, on the event loop
+            return;
+        }
         PeerAddress p = peer;
         if (p == null) {
             p = PeerAddress.forRuntime(ctx);
@@ -66,7 +76,7 @@ final class ThrottleFilter implements ContainerRequestFilter {
         // the store answers on its own thread: only hand the decision over there; the request's next filter
         // (back on the request's own thread) applies it, since aborting a request from a foreign thread races
         // with the thread that suspended it
-        Pending pending = new Pending();
+        Pending pending = new Pending(this);
         ctx.setProperty(PENDING, pending);
         QuarkusRest.suspend(ctx, verdict, v -> pending.verdict = v);
     }
@@ -151,25 +161,24 @@ final class ThrottleFilter implements ContainerRequestFilter {
         }
     }
 
-    /** A decision taken while the request was suspended, applied by {@link Resumed}. */
+    /** A decision taken while the request was suspended, applied by {@link #resumed}. */
     static final class Pending {
-        volatile Decision verdict;
-    }
-
-    /** Runs right after {@link ThrottleFilter}, on the resumed request's thread. */
-    static final class Resumed implements ContainerRequestFilter {
         private final ThrottleFilter filter;
+        volatile Decision verdict;
 
-        Resumed(ThrottleFilter filter) {
+        Pending(ThrottleFilter filter) {
             this.filter = filter;
         }
+    }
 
-        @Override
-        public void filter(ContainerRequestContext ctx) {
-            if (ctx.getProperty(PENDING) instanceof Pending p) {
-                ctx.removeProperty(PENDING);
-                filter.apply(ctx, p.verdict);
-            }
+    /**
+     * Applies a decision taken while the request was suspended: run by the request filter that follows the one that
+     * decided, on the resumed request's thread.
+     */
+    static void resumed(ContainerRequestContext ctx) {
+        if (ctx.getProperty(PENDING) instanceof Pending p) {
+            ctx.removeProperty(PENDING);
+            p.filter.apply(ctx, p.verdict);
         }
     }
 }

@@ -1,14 +1,17 @@
 package io.github.throttle.limiter;
 
 import io.github.throttle.Outcome;
+import io.github.throttle.config.LimitConfig;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.metrics.Meters;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A throttled method, resolved once from its configuration: its default limits and the limits of each plan it
@@ -86,6 +89,21 @@ public final class Target {
     /** The resource class that serves this target over HTTP, throttled; null until the HTTP filter is registered. */
     Class<?> resourceClass() {
         return resourceClass;
+    }
+
+    /**
+     * The application's classes a decision of this target calls, on every plan: its key resolvers and weighers (the
+     * HTTP filter runs a target whose callees are marked blocking on a worker thread).
+     */
+    public Set<Class<?>> callees() {
+        Set<Class<?>> callees = new LinkedHashSet<>();
+        for (LimitConfig c : config.limits()) {
+            callees.addAll(c.key());
+            if (c.weighed()) {
+                callees.add(c.weigher());
+            }
+        }
+        return callees;
     }
 
     /** Whether the target is in report mode: nothing refused, what enforce mode would refuse counted. */

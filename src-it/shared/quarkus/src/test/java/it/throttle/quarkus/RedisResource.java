@@ -46,6 +46,11 @@ public class RedisResource implements QuarkusTestResourceLifecycleManager {
         return exchange(true, "CLIENT", "LIST");
     }
 
+    /** {@code INFO <section>}: the server's figures of that section, one per line. */
+    static String info(String section) {
+        return exchange(true, "INFO", section);
+    }
+
     /** Sends one command; returns the first line of the reply, or with {@code bulk} the bulk string that follows it. */
     private static String exchange(boolean bulk, String... args) {
         try (Socket s = new Socket("127.0.0.1", redis.port())) {
