@@ -6,15 +6,14 @@ import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.faulttolerance.api.RateLimit;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 
 import java.time.temporal.ChronoUnit;
 
 /**
- * The same endpoint several ways: {@code /open} unthrottled, {@code /throttled} limited per API key (wrk sends
+ * The same endpoint several ways: {@code /open} unthrottled, {@code /fields} writing the fields of an allowed call
+ * without deciding anything, {@code /throttled} limited per API key (wrk sends
  * 10,000 random keys, or one) by the three limits of the README example, raised so that every call is
- * allowed: the figures are the cost of deciding, never of answering 429; {@code -eventloop} runs them on the
+ * allowed: the figures are the cost of deciding, never of answering 429; {@code -eventloop} runs those three on the
  * event loop instead of a worker thread. {@code /everyone} and {@code /ft}
  * hold one quota per method, by Throttle and by SmallRye Fault Tolerance; {@code /flood} is one limit a
  * single API key is far over. {@link Bucket4jResource} is {@code /throttled} by Bucket4j.
@@ -28,14 +27,12 @@ public class Hello {
         return "hello\n";
     }
 
-    /** {@code /open} with the two fields a throttled answer carries, as constants of the same length. */
+    /** {@code /open} answering the fields {@code /throttled} writes on an allowed call, as constants ({@link FieldsOnlyFilter}). */
     @GET
     @Path("fields")
-    public Response fields() {
-        return Response.ok("hello\n", MediaType.TEXT_PLAIN_TYPE)
-                .header("RateLimit-Policy", "\"1s\";q=1000000;w=1, \"1m\";q=1000000000;w=60, \"1h\";q=1000000000;w=3600")
-                .header("RateLimit", "\"1s\";r=999987;t=1, \"1m\";r=999999561;t=17, \"1h\";r=999993214;t=3557")
-                .build();
+    @FieldsOnly
+    public String fields() {
+        return "hello\n";
     }
 
     @GET
@@ -60,6 +57,15 @@ public class Hello {
     @Path("open-eventloop")
     @NonBlocking
     public String openEventLoop() {
+        return "hello\n";
+    }
+
+    /** {@code /fields} on the event loop. */
+    @GET
+    @Path("fields-eventloop")
+    @NonBlocking
+    @FieldsOnly
+    public String fieldsEventLoop() {
         return "hello\n";
     }
 

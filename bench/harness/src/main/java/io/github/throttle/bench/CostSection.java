@@ -29,6 +29,8 @@ final class CostSection implements Section {
     }
 
     private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+    /** Why an app ("now redis") was not measured: it did not start, or failed; the others are. */
+    private final Map<String, String> failed = new LinkedHashMap<>();
 
     @Override
     public String name() {
@@ -58,11 +60,16 @@ final class CostSection implements Section {
             Map<String, HttpApp> byName = new LinkedHashMap<>();
             for (Map.Entry<String, String> jar : jars.entrySet()) {
                 for (String store : List.of("redis", "memory")) {
-                    HttpApp app = new HttpApp(jar.getValue(), store, ctx.redis.uri());
-                    apps.add(app);
-                    byName.put(jar.getKey() + " " + store, app);
-                    for (Load l : loads) {
-                        Processes.wrk(app.base + l.path(), l.connections(), 2, l.script().toString());
+                    String name = jar.getKey() + " " + store;
+                    try {
+                        HttpApp app = new HttpApp(jar.getValue(), store, ctx.redis.uri());
+                        apps.add(app);
+                        for (Load l : loads) {
+                            Processes.wrk(app.base + l.path(), l.connections(), 2, l.script().toString());
+                        }
+                        byName.put(name, app);
+                    } catch (Exception e) {
+                        notMeasured(name, e);
                     }
                 }
             }
@@ -77,8 +84,13 @@ final class CostSection implements Section {
                     java.util.Collections.reverse(order);
                 }
                 for (String name : order) {
-                    for (Load l : loads) {
-                        measure(ctx, name, byName.get(name), l);
+                    try {
+                        for (Load l : loads) {
+                            measure(ctx, name, byName.get(name), l);
+                        }
+                    } catch (RuntimeException e) {
+                        byName.remove(name);
+                        notMeasured(name, e);
                     }
                 }
                 log(f("  round %d of %d done", round + 1, ctx.rounds));
@@ -89,6 +101,11 @@ final class CostSection implements Section {
             }
         }
         print(ctx, jars.keySet());
+    }
+
+    private void notMeasured(String app, Exception e) {
+        log("  " + app + ": not measured: " + HttpApp.reason(e));
+        failed.put(app, HttpApp.reason(e));
     }
 
     private void measure(Context ctx, String app, HttpApp http, Load l) {
@@ -155,6 +172,10 @@ final class CostSection implements Section {
         for (String jar : jars) {
             for (String store : List.of("redis", "memory")) {
                 String app = jar + " " + store;
+                if (failed.containsKey(app)) {
+                    ctx.line("| " + app + " | every shape | not measured: " + failed.get(app) + " |" + " |".repeat(5));
+                    continue;
+                }
                 for (String[] s : shapes) {
                     String t = app + " " + s[0];
                     String o = app + " " + s[1];
@@ -180,6 +201,9 @@ final class CostSection implements Section {
         ctx.line("|---|---|" + "---:|".repeat(ThreadCpu.FAMILIES.size() + 2));
         for (String jar : jars) {
             for (String store : List.of("redis", "memory")) {
+                if (failed.containsKey(jar + " " + store)) {
+                    continue;
+                }
                 for (String load : List.of("open-64", "throttled-64")) {
                     String at = jar + " " + store + " " + load;
                     StringBuilder row = new StringBuilder("| " + jar + " " + store + " | " + load.replace("-64", "") + " |");
@@ -196,6 +220,11 @@ final class CostSection implements Section {
             ctx.line("| this jar ÷ the earlier one, medians of per-round ratios | app µs / decision | Redis µs / decision | requests/s | p50 |");
             ctx.line("|---|---:|---:|---:|---:|");
             for (String store : List.of("redis", "memory")) {
+                String lost = failed.getOrDefault("now " + store, failed.get("before " + store));
+                if (lost != null) {
+                    ctx.line("| " + store + ", every shape | not measured: " + lost + " | | | |");
+                    continue;
+                }
                 for (String[] s : shapes) {
                     String now = "now " + store + " " + s[0];
                     String was = "before " + store + " " + s[0];

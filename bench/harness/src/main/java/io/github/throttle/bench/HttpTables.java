@@ -1,57 +1,102 @@
 package io.github.throttle.bench;
 
-import static io.github.throttle.bench.Context.CALLERS;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import io.github.throttle.bench.HttpSection.Results;
+import io.github.throttle.bench.HttpSection.Row;
+
 import static io.github.throttle.bench.Stats.f;
 import static io.github.throttle.bench.Stats.rate;
 import static io.github.throttle.bench.Stats.x;
 
-/** The tables of {@link HttpSection}: figures are medians over rounds, ratios medians of per-round ratios. */
+/**
+ * The tables of {@link HttpSection}: figures are medians over rounds, ratios medians of per-round ratios. A row
+ * whose app did not start, or that failed, says so ("not measured: …") in place of its figures.
+ */
 final class HttpTables {
+
+    private static final String ROW_HEAD = "| app | endpoint | identities | conn. | throttled req/s | unthrottled req/s | fields-only req/s "
+            + "| throttled ÷ unthrottled | throttled ÷ fields-only | p50 ms: throttled / unthrottled / fields-only "
+            + "| p99 ms: throttled / unthrottled / fields-only | load average: start → end |";
+    private static final String ROW_RULE = "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|";
 
     private HttpTables() {
     }
 
-    static void print(Context ctx, Stats s) {
-        stores(ctx, s);
-        peer(ctx, s, "Throttle over Redis vs Bucket4j 8.19's Lettuce proxy at HTTP (the same three limits per API key, every call allowed)",
-                "Bucket4j", "redis", new String[][] {{"10,000 random keys", "throttled", "bucket4j"}, {"one hot key", "throttled-hot", "bucket4j-hot"}});
-        peer(ctx, s, "Throttle over Redis on the event loop: `@NonBlocking` endpoints, no worker thread (10,000 random keys)",
-                "`/open-eventloop`", "redis", new String[][] {{"10,000 random keys", "throttled-eventloop", "open-eventloop"}});
-        peer(ctx, s, "Throttle's memory store vs SmallRye Fault Tolerance `@RateLimit` at HTTP (one quota per method, `key = ThrottleKey.Everyone`, every call allowed)",
-                "`@RateLimit`", "memory", new String[][] {{"one quota", "everyone", "ft"}});
-        flood(ctx, s);
-        cpu(ctx, s);
+    static void print(Context ctx, Results r) {
+        ctx.title("(5) HTTP: wrk against one Quarkus 3.33.2 app per store, `/throttled` (per API key, the three limits raised so every call is allowed) "
+                + "beside the same app's `/open` (unthrottled) and `/fields` (fields-only), interleaved round by round");
+        ctx.line("Fields-only: `/open` with a response filter writing the `RateLimit-Policy` and `RateLimit` fields of an allowed call as "
+                + "constants, deciding nothing; throttled ÷ fields-only is the decision's own cost. Blocking: a resource method on a worker "
+                + "thread; `@NonBlocking`: on the event loop. One identity never exhausts its limits: every call is a full decision. "
+                + "`memory, no fields`: `throttle.headers=none`; every app counts its calls in Micrometer but `memory, no metrics` "
+                + "(`throttle.metrics=none`); `live limits`: 10,000 assignments (of keys no request sends) and every bucket and plan overridden.");
+        ctx.line("");
+        rows(ctx, r, row -> true);
+        ctx.title("The targets' ratios: 32 connections, memory store and Redis (from the table above)");
+        rows(ctx, r, row -> row.connections() == 32 && HttpSection.MAIN.contains(row.store()));
+        metrics(ctx, r.stats());
+        peer(ctx, r, "Throttle over Redis vs Bucket4j 8.19's Lettuce proxy at HTTP (the same three limits per API key, every call allowed)",
+                "Bucket4j", "redis", "throttled", "bucket4j");
+        peer(ctx, r, "Throttle's memory store vs SmallRye Fault Tolerance `@RateLimit` at HTTP (one quota per method, `key = ThrottleKey.Everyone`, every call allowed)",
+                "`@RateLimit`", "memory", "everyone", "ft");
+        flood(ctx, r);
+        cpu(ctx, r);
     }
 
-    private static void stores(Context ctx, Stats s) {
-        ctx.title("(5) HTTP: wrk against one Quarkus 3.33.2 app, `/open` vs the same endpoint throttled per API key (10,000 random keys, the three limits raised so every call is allowed); the app runs once per store");
-        ctx.line("`/fields` is `/open` answering the same two `RateLimit` fields as constants: what the fields' bytes cost the server and wrk, without deciding anything. "
-                + "`memory, no fields` is the memory store with `throttle.headers=none`: the decision without the fields. "
-                + "Every row counts its calls in Micrometer (`throttle_calls_total`) but `memory, no metrics` (`throttle.metrics=none`). "
-                + "`live limits`: 10,000 assignments (of keys no request sends) and every bucket and plan overridden with its own limits.");
-        ctx.line("");
-        ctx.line("| store | connections | unthrottled req/s | `/fields` req/s | throttled req/s | ratio | throttled / `/fields` | p99 unthrottled | p99 throttled | p99 added |");
-        ctx.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    /** The rows {@code which} picks, of every store run. */
+    private static void rows(Context ctx, Results r, Predicate<Row> which) {
+        ctx.line(ROW_HEAD);
+        ctx.line(ROW_RULE);
+        Stats s = r.stats();
         for (String store : HttpSection.STORES) {
-            for (int c : CALLERS) {
-                if (Double.isNaN(s.median(store + "-open", c))) {
-                    continue; // not run (BENCH_HTTP_STORES)
-                }
-                ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %.2f ms | %.2f ms | %+.2f ms |", store.replace("-nofields", ", no fields").replace("-nometrics", ", no metrics").replace("-live", ", live limits"), c,
-                        rate(s.median(store + "-open", c)), rate(s.median(store + "-fields", c)), rate(s.median(store + "-throttled", c)),
-                        x(s.ratio(store + "-throttled", store + "-open", c)), x(s.ratio(store + "-throttled", store + "-fields", c)),
-                        s.median(store + "-open-p99", c), s.median(store + "-throttled-p99", c),
-                        s.difference(store + "-throttled-p99", store + "-open-p99", c)));
+            for (Row row : HttpSection.rows(store)) {
+                int c = row.connections();
+                String t = row.throttled();
+                String u = row.unthrottled();
+                String fo = row.fieldsOnly();
+                line(ctx, r, row.key(), which.test(row), f("| %s | %s | %s | %d |", label(store), row.endpoint().label, row.identity().label, c), 8,
+                        () -> f(" %s | %s | %s | %s | %s | %s | %s | %s |", rate(s.median(t, c)), rate(s.median(u, c)), rate(s.median(fo, c)),
+                                x(s.ratio(t, u, c)), x(s.ratio(t, fo, c)), latency(s, "-p50", c, t, u, fo), latency(s, "-p99", c, t, u, fo),
+                                r.load().get(row.key())));
             }
         }
-        ctx.line("");
-        ctx.line("What the metrics cost: each app's throttled rate over its own unthrottled rate, with metrics over without "
+    }
+
+    /**
+     * One line of a table: {@code head}, then its figures, or "not measured: why" and {@code cells} empty cells; none
+     * for a line not wanted or not run ({@code BENCH_HTTP_STORES}).
+     */
+    private static void line(Context ctx, Results r, String key, boolean wanted, String head, int cells, Supplier<String> figures) {
+        String failed = r.failed().get(key);
+        if (!wanted || failed == null && !r.load().containsKey(key)) {
+            return;
+        }
+        ctx.line(head + (failed != null ? " not measured: " + failed + " |" + " |".repeat(cells - 1) : figures.get()));
+    }
+
+    private static String latency(Stats s, String which, int c, String... figures) {
+        StringBuilder out = new StringBuilder();
+        for (String figure : figures) {
+            out.append(out.length() == 0 ? "" : " / ").append(f("%.2f", s.median(figure + which, c)));
+        }
+        return out.toString();
+    }
+
+    private static String label(String store) {
+        return store.replace("-nofields", ", no fields").replace("-nometrics", ", no metrics").replace("-live", ", live limits");
+    }
+
+    private static void metrics(Context ctx, Stats s) {
+        ctx.title("What the metrics cost");
+        ctx.line("Each app's throttled rate over its own unthrottled rate, with metrics over without "
                 + "(two app instances differ by more than the metrics do, so the raw ratio is shown too).");
         ctx.line("");
         ctx.line("| connections | (throttled / open) with metrics ÷ without | throttled req/s with metrics / without |");
         ctx.line("|---:|---:|---:|");
-        for (int c : CALLERS) {
-            if (Double.isNaN(s.median("memory-nometrics-open", c))) {
+        for (int c : HttpSection.CONNECTIONS) {
+            if (Double.isNaN(s.median("memory-nometrics-open", c)) || Double.isNaN(s.median("memory-open", c))) {
                 continue;
             }
             ctx.line(f("| %d | %s | %s |", c,
@@ -60,42 +105,42 @@ final class HttpTables {
         }
     }
 
-    /** Throttle beside a peer in the same app: each workload row is {label, Throttle's figure, the peer's}. */
-    private static void peer(Context ctx, Stats s, String title, String peer, String store, String[][] workloads) {
+    /** Throttle's {@code throttlePath} beside a peer's {@code peerPath}, in every row of {@code store} that holds the peer. */
+    private static void peer(Context ctx, Results r, String title, String peer, String store, String throttlePath, String peerPath) {
         ctx.title(title);
-        ctx.line("| workload | connections | unthrottled req/s | Throttle req/s | " + peer + " req/s | Throttle ÷ " + peer
+        ctx.line("| identities | connections | unthrottled req/s | Throttle req/s | " + peer + " req/s | Throttle ÷ " + peer
                 + " | Throttle ÷ unthrottled | " + peer + " ÷ unthrottled | p99 added: Throttle | p99 added: " + peer + " |");
         ctx.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        String open = store + "-open";
-        for (String[] w : workloads) {
-            String thr = store + "-" + w[1];
-            String other = store + "-" + w[2];
-            for (int c : CALLERS) {
-                if (Double.isNaN(s.median(thr, c))) {
-                    continue;
-                }
-                ctx.line(f("| %s | %d | %s | %s | %s | %s | %s | %s | %+.2f ms | %+.2f ms |", w[0], c, rate(s.median(open, c)),
-                        rate(s.median(thr, c)), rate(s.median(other, c)), x(s.ratio(thr, other, c)), x(s.ratio(thr, open, c)),
-                        x(s.ratio(other, open, c)), s.difference(thr + "-p99", open + "-p99", c), s.difference(other + "-p99", open + "-p99", c)));
-            }
+        Stats s = r.stats();
+        for (Row row : HttpSection.rows(store)) {
+            int c = row.connections();
+            String open = row.unthrottled();
+            String thr = row.figure(throttlePath);
+            String other = row.figure(peerPath);
+            line(ctx, r, row.key(), row.paths().contains(peerPath), f("| %s | %d |", row.identity().label, c), 8,
+                    () -> f(" %s | %s | %s | %s | %s | %s | %+.2f ms | %+.2f ms |", rate(s.median(open, c)), rate(s.median(thr, c)),
+                            rate(s.median(other, c)), x(s.ratio(thr, other, c)), x(s.ratio(thr, open, c)), x(s.ratio(other, open, c)),
+                            s.difference(thr + "-p99", open + "-p99", c), s.difference(other + "-p99", open + "-p99", c)));
         }
     }
 
-    private static void flood(Context ctx, Stats s) {
+    private static void flood(Context ctx, Results r) {
         ctx.title("Flood: one API key far over its limit (`/flood`, 10 per hour), 64 connections, every answer a 429");
         ctx.line("| store | denied req/s | Redis script runs per denied request |");
         ctx.line("|---|---:|---:|");
-        for (String store : new String[] {"memory", "redis"}) {
-            if (Double.isNaN(s.median(store + "-flood", 64))) {
-                continue;
+        Stats s = r.stats();
+        for (String store : HttpSection.MAIN) {
+            String key = HttpSection.floodKey(store);
+            if (r.failed().containsKey(key) || !Double.isNaN(s.median(store + "-flood", 64))) {
+                ctx.line(r.failed().containsKey(key) ? f("| %s | not measured: %s | |", store, r.failed().get(key))
+                        : f("| %s | %s | %.3f |", store, rate(s.median(store + "-flood", 64)), s.median(store + "-flood-scripts", 64)));
             }
-            ctx.line(f("| %s | %s | %.3f |", store, rate(s.median(store + "-flood", 64)), s.median(store + "-flood-scripts", 64)));
         }
         ctx.line(f("| Redis ÷ memory | %s | |", x(s.ratio("redis-flood", "memory-flood", 64))));
     }
 
-    private static void cpu(Context ctx, Stats s) {
-        ctx.title("Where the CPU goes at 64 connections: per request, the app's threads by family (`/proc/<pid>/task`) and Redis (`INFO cpu`)");
+    private static void cpu(Context ctx, Results r) {
+        ctx.title("Where the CPU goes at " + HttpSection.CPU_AT + " connections: per request, the app's threads by family (`/proc/<pid>/task`) and Redis (`INFO cpu`)");
         StringBuilder head = new StringBuilder("| store | endpoint | req/s | context switches (voluntary + involuntary) |");
         StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
         for (String family : ThreadCpu.FAMILIES) {
@@ -104,24 +149,27 @@ final class HttpTables {
         }
         ctx.line(head + " Redis | all |");
         ctx.line(rule + "---:|---:|");
-        String[][] rows = {{"memory", "open"}, {"memory", "throttled"}, {"memory", "everyone"}, {"memory", "ft"}, {"redis", "open"},
-                {"redis", "throttled"}, {"redis", "throttled-hot"}, {"redis", "open-eventloop"}, {"redis", "throttled-eventloop"},
-                {"redis", "bucket4j"}, {"redis", "bucket4j-hot"}};
-        for (String[] row : rows) {
-            String name = row[0] + "-" + row[1];
-            if (Double.isNaN(s.median(name, 64))) {
-                continue;
+        Stats s = r.stats();
+        int c = HttpSection.CPU_AT;
+        for (String store : HttpSection.MAIN) {
+            for (Row row : HttpSection.rows(store)) {
+                if (row.connections() != c || !r.load().containsKey(row.key())) {
+                    continue;
+                }
+                for (String path : row.paths()) {
+                    String name = row.figure(path);
+                    StringBuilder line = new StringBuilder(f("| %s | %s | %s | %.2f + %.2f |", store, path + row.identity().suffix,
+                            rate(s.median(name, c)), s.median(name + "/voluntary", c), s.median(name + "/involuntary", c)));
+                    double all = 0;
+                    for (String family : ThreadCpu.FAMILIES) {
+                        double v = s.median(name + "/" + family, c);
+                        all += v;
+                        line.append(f(" %.1f µs |", v));
+                    }
+                    double redis = s.median(name + "/Redis", c);
+                    ctx.line(line + f(" %.1f µs | %.1f µs |", redis, all + redis));
+                }
             }
-            StringBuilder line = new StringBuilder(f("| %s | %s | %s | %.2f + %.2f |", row[0], row[1], rate(s.median(name, 64)),
-                    s.median(name + "/voluntary", 64), s.median(name + "/involuntary", 64)));
-            double all = 0;
-            for (String family : ThreadCpu.FAMILIES) {
-                double v = s.median(name + "/" + family, 64);
-                all += v;
-                line.append(f(" %.1f µs |", v));
-            }
-            double redis = s.median(name + "/Redis", 64);
-            ctx.line(line + f(" %.1f µs | %.1f µs |", redis, all + redis));
         }
     }
 }

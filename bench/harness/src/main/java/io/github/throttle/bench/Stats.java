@@ -15,6 +15,11 @@ final class Stats {
         values.computeIfAbsent(name + "@" + c, k -> new ArrayList<>()).add(v);
     }
 
+    /** Adds every figure of {@code other}, after those held. */
+    void addAll(Stats other) {
+        other.values.forEach((k, v) -> values.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+    }
+
     List<Double> all(String name, int c) {
         return values.getOrDefault(name + "@" + c, List.of());
     }
