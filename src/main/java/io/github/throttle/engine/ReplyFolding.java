@@ -20,7 +20,7 @@ final class ReplyFolding {
      * (the longest wait among violated ones); otherwise the least remaining weight, and on a tie the longer
      * wait.
      */
-    static Decision decision(StoreReply r, StoreCall call, List<Limit> limits) {
+    static Decision decision(StoreReply r, StoreCall call, LimitList limits) {
         Decision.Quota[] folded = new Decision.Quota[limits.size()];
         for (int p = 0; p < call.pairCount(); p++) {
             int i = call.limitIndex(p);
@@ -38,7 +38,7 @@ final class ReplyFolding {
                 addNamedOnce(quotas, shown, folded[i], limits.get(i));
             }
         }
-        Decision d = Decision.of(r.allowed(), quotas);
+        Decision d = Decisions.of(r.allowed(), quotas, limits.policies());
         return r.delayMillis() > 0 ? Decisions.waiting(d, r.delayMillis()) : d;
     }
 

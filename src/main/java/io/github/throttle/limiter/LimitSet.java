@@ -5,6 +5,7 @@ import io.github.throttle.Caller;
 import io.github.throttle.ThrottleWeight;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.LimitList;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
 
@@ -49,7 +50,7 @@ final class LimitSet {
 
     private final String plan;
     private final List<Charged> charged;
-    private final List<Limit> limits;
+    private final LimitList limits;
     private final KeyCodec codec;
     private final Map<Outcome, Meters.Counter> calls;
     private final ReportLog reportLog;
@@ -66,7 +67,7 @@ final class LimitSet {
         this.maxWaitMillis = maxWaitMillis;
         this.waits = waits;
         this.charged = List.copyOf(charged);
-        this.limits = charged.stream().map(Charged::limit).toList();
+        this.limits = LimitList.of(charged.stream().map(Charged::limit).toList());
         this.codec = codec;
         this.calls = calls;
         this.reportLog = reportLog;
@@ -77,7 +78,8 @@ final class LimitSet {
         return plan;
     }
 
-    List<Limit> limits() {
+    /** The limits, built once: what a decision against them shows clients is made once too. */
+    LimitList limits() {
         return limits;
     }
 
@@ -101,7 +103,7 @@ final class LimitSet {
 
     /** Whether an allowed call holds seats until it ends: some limit is {@linkplain Limit#inFlight() in flight}. */
     boolean holdsSeats() {
-        return limits.stream().anyMatch(Limit::inFlight);
+        return limits.limits().stream().anyMatch(Limit::inFlight);
     }
 
     /**
