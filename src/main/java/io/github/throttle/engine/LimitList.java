@@ -16,6 +16,7 @@ public final class LimitList {
 
     private final List<Limit> limits;
     private final Policies policies;
+    private final boolean eachNamedOnce;
     /** The scaled limits of local counting, made on first use. */
     private volatile Scaled scaled;
 
@@ -26,6 +27,7 @@ public final class LimitList {
         // a caller's list may leave an index unused (null)
         this.limits = Collections.unmodifiableList(new ArrayList<>(limits));
         this.policies = Policies.of(shown(this.limits));
+        this.eachNamedOnce = policies.list().size() == limits.size();
     }
 
     /** @return these limits, copied, in this order */
@@ -52,6 +54,11 @@ public final class LimitList {
      */
     public Policies policies() {
         return policies;
+    }
+
+    /** Whether each limit is a policy of its own: no two (none unused) share a name and a window. */
+    public boolean eachNamedOnce() {
+        return eachNamedOnce;
     }
 
     /** These limits as a local store enforces them ({@link FailurePolicy#scale}), made once per share. */

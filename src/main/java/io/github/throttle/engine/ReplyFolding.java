@@ -31,11 +31,21 @@ final class ReplyFolding {
                     r.waitMillis(p), r.violated(p), l.inFlight());
             folded[i] = folded[i] == null ? q : tighter(folded[i], q);
         }
-        List<Decision.Quota> quotas = new ArrayList<>(limits.size());
-        List<Limit> shown = new ArrayList<>(limits.size());
-        for (int i = 0; i < folded.length; i++) {
-            if (folded[i] != null) {
-                addNamedOnce(quotas, shown, folded[i], limits.get(i));
+        boolean each = limits.eachNamedOnce();
+        for (int i = 0; each && i < folded.length; i++) {
+            each = folded[i] != null;
+        }
+        List<Decision.Quota> quotas;
+        if (each) {
+            // every limit a policy of its own, each with figures: shown as they are
+            quotas = List.of(folded);
+        } else {
+            quotas = new ArrayList<>(limits.size());
+            List<Limit> shown = new ArrayList<>(limits.size());
+            for (int i = 0; i < folded.length; i++) {
+                if (folded[i] != null) {
+                    addNamedOnce(quotas, shown, folded[i], limits.get(i));
+                }
             }
         }
         Decision d = Decisions.of(r.allowed(), quotas, limits.policies());

@@ -54,6 +54,10 @@ final class DenyCache {
      * figures, with every wait counted down to now; null otherwise.
      */
     Decision denied(StoreCall call, String plan) {
+        if (entries.isEmpty()) {
+            // nothing remembered: no key to make
+            return null;
+        }
         String key = key(call, plan);
         Entry e = entries.get(key);
         if (e == null) {
