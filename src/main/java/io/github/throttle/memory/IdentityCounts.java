@@ -10,17 +10,17 @@ import java.util.Arrays;
  */
 final class IdentityCounts {
 
-    private static final WindowCounts[] NONE = new WindowCounts[0];
     private static final Seats[] NO_SEATS = new Seats[0];
 
-    private WindowCounts[] windows = NONE;
+    /** The first of its windows, each linking the next (an identity has few). */
+    private WindowCounts windows;
     private Seats[] seats = NO_SEATS;
     /** When the last counted weight leaves its window (store time, ms); the sweep evicts the identity then. */
     long expiresAt;
 
     /** The counts of this limit's window, or null (a key has few windows). */
     WindowCounts find(Limit limit) {
-        for (WindowCounts w : windows) {
+        for (WindowCounts w = windows; w != null; w = w.next) {
             if (w.window().sameWindow(limit)) {
                 return w;
             }
@@ -33,8 +33,16 @@ final class IdentityCounts {
         WindowCounts w = find(limit);
         if (w == null) {
             w = new WindowCounts(limit);
-            windows = Arrays.copyOf(windows, windows.length + 1);
-            windows[windows.length - 1] = w;
+            // last, as the windows were first counted
+            WindowCounts last = windows;
+            while (last != null && last.next != null) {
+                last = last.next;
+            }
+            if (last == null) {
+                windows = w;
+            } else {
+                last.next = w;
+            }
         }
         return w;
     }
