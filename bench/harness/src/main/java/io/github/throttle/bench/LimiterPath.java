@@ -48,7 +48,7 @@ public final class LimiterPath {
                 type -> null, m -> false, Meters.NONE, Optional.empty())) {
             Method search = Api.class.getMethod("search");
             Target target = limiter.target(Api.class, search);
-            Caller caller = caller(search);
+            Caller caller = new AddressCaller(search, Optional.of("192.0.2.7"), Optional.empty());
             com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long sink = 0;
             for (int round = 0; round < 3; round++) {
@@ -66,27 +66,11 @@ public final class LimiterPath {
         }
     }
 
-    private static Caller caller(Method method) {
-        return new Caller() {
-            @Override
-            public Optional<String> clientAddress() {
-                return Optional.of("192.0.2.7");
-            }
-
-            @Override
-            public Optional<Principal> principal() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<String> header(String name) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Method method() {
-                return method;
-            }
-        };
+    /** A caller of an HTTP endpoint without headers: its address, and its principal if it has one. */
+    private record AddressCaller(Method method, Optional<String> clientAddress, Optional<Principal> principal) implements Caller {
+        @Override
+        public Optional<String> header(String name) {
+            return Optional.empty();
+        }
     }
 }
