@@ -9,10 +9,8 @@ import io.github.throttle.engine.Limit;
  * elapsed since the last call. Weights fit in an {@code int}: a window never counts more than its limit
  * ({@link Limit#MAX_LIMIT}). Guarded by the lock of its identity.
  */
-final class WindowCounts {
+final class WindowCounts extends Counter {
 
-    /** The window counted (only its duration and precision matter: {@link Limit#sameWindow}). */
-    private final Limit window;
     private int counted;
     private long newest;
     private int newestWeight;
@@ -21,15 +19,9 @@ final class WindowCounts {
      * reservations; null until a second sub-bucket starts or a call waits.
      */
     private WindowRest rest;
-    /** The identity's next window (they are few): a chain, not an array of its own. */
-    WindowCounts next;
 
     WindowCounts(Limit window) {
-        this.window = window;
-    }
-
-    Limit window() {
-        return window;
+        super(window);
     }
 
     private WindowRest rest() {
@@ -150,7 +142,7 @@ final class WindowCounts {
             }
             // the latest reservation left holds back later callers, not the one given back: no later than the end of
             // the newest sub-bucket still reserved (none left: none)
-            long bound = reserved.size() == 0 ? 0 : (reserved.subBucket(reserved.size() - 1) + 1) * window.precisionMillis() - 1;
+            long bound = reserved.size() == 0 ? 0 : (reserved.subBucket(reserved.size() - 1) + 1) * window().precisionMillis() - 1;
             rest.lastReserved = Math.min(rest.lastReserved, bound);
         }
     }
