@@ -25,7 +25,7 @@ import java.util.concurrent.CompletionStage;
 public final class Decision {
 
     private static final Decision UNMETERED = new Decision(Outcome.FAILURE_ALLOWED, true, Long.MAX_VALUE, 0, 0, List.of(),
-            null, CallEnding.NONE, 0);
+            Policies.of(List.of()), null, CallEnding.NONE, 0);
     private static final long UNAVAILABLE = -1;
     private static final String BLOCKED = "blocked";
 
@@ -35,6 +35,8 @@ public final class Decision {
     private final long retryAfterMillis;
     private final long resetMillis;
     private final List<Quota> quotas;
+    /** The limits the quotas are figures of, shared by the decisions taken against them. */
+    private final Policies policies;
     /** The plan whose limits applied; null for the default limits. */
     private final String plan;
     /** How the call ends: what it recorded comes back through it. */
@@ -43,13 +45,14 @@ public final class Decision {
     private final long waitMillis;
 
     Decision(Outcome outcome, boolean allowed, long remaining, long retryAfterMillis, long resetMillis,
-                     List<Quota> quotas, String plan, CallEnding ending, long waitMillis) {
+                     List<Quota> quotas, Policies policies, String plan, CallEnding ending, long waitMillis) {
         this.outcome = outcome;
         this.allowed = allowed;
         this.remaining = remaining;
         this.retryAfterMillis = retryAfterMillis;
         this.resetMillis = resetMillis;
         this.quotas = quotas;
+        this.policies = policies;
         this.plan = plan;
         this.ending = ending;
         this.waitMillis = waitMillis;
@@ -57,7 +60,12 @@ public final class Decision {
 
     /** This decision with other parts; the figures stay. For {@link Decisions}. */
     Decision with(Outcome outcome, String plan, CallEnding ending, long waitMillis) {
-        return new Decision(outcome, allowed, remaining, retryAfterMillis, resetMillis, quotas, plan, ending, waitMillis);
+        return new Decision(outcome, allowed, remaining, retryAfterMillis, resetMillis, quotas, policies, plan, ending, waitMillis);
+    }
+
+    /** The limits the quotas are figures of. For {@link Decisions}. */
+    Policies policies() {
+        return policies;
     }
 
     /**
@@ -70,6 +78,12 @@ public final class Decision {
      * @throws IllegalArgumentException when {@code allowed} is false and no violated quota has a wait above 0
      */
     public static Decision of(boolean allowed, List<Quota> quotas) {
+        return of(allowed, quotas, null);
+    }
+
+    /** As {@link #of(boolean, List)}, against {@code policies} when they describe the quotas. */
+    static Decision of(boolean allowed, List<Quota> figures, Policies policies) {
+        List<Quota> quotas = List.copyOf(figures);
         long remaining = Long.MAX_VALUE;
         long reset = 0;
         long retry = 0;
@@ -85,16 +99,12 @@ public final class Decision {
         if (!allowed && retry <= 0) {
             throw new IllegalArgumentException("a denied decision needs a violated quota with a wait > 0");
         }
+        Policies against = policies != null && policies.describe(quotas) ? policies : Policies.describing(quotas);
         return new Decision(allowed ? Outcome.ALLOWED : Outcome.DENIED, allowed, remaining, allowed ? 0 : retry, reset,
-                List.copyOf(quotas), null, CallEnding.NONE, 0);
+                quotas, against, null, CallEnding.NONE, 0);
     }
 
-    /**
-     * The decision taken when the store could not be asked and failures are configured to allow: allowed,
-     * uncounted, with no figures.
-     *
-     * @return the unmetered decision
-     */
+    /** @return the decision taken when the store could not be asked and failures are configured to allow: allowed, uncounted, with no figures */
     public static Decision unmetered() {
         return UNMETERED;
     }
@@ -107,18 +117,13 @@ public final class Decision {
      * @return the unavailable decision
      */
     public static Decision unavailable(long retryAfterMillis) {
-        return new Decision(Outcome.FAILURE_DENIED, false, UNAVAILABLE, Math.max(1, retryAfterMillis), 0, List.of(), null,
-                CallEnding.NONE, 0);
+        return new Decision(Outcome.FAILURE_DENIED, false, UNAVAILABLE, Math.max(1, retryAfterMillis), 0, List.of(),
+                UNMETERED.policies, null, CallEnding.NONE, 0);
     }
 
-    /**
-     * The decision of a call on plan {@code blocked}: refused without being counted, with no figures; HTTP
-     * answers {@code 403 Forbidden}.
-     *
-     * @return the blocked decision
-     */
+    /** @return the decision of a call on plan {@code blocked}: refused uncounted, with no figures; HTTP answers {@code 403 Forbidden} */
     public static Decision blocked() {
-        return new Decision(Outcome.BLOCKED, false, 0, 0, 0, List.of(), BLOCKED, CallEnding.NONE, 0);
+        return new Decision(Outcome.BLOCKED, false, 0, 0, 0, List.of(), UNMETERED.policies, BLOCKED, CallEnding.NONE, 0);
     }
 
     /** @return what happened to the call, as metrics count it */
@@ -138,9 +143,7 @@ public final class Decision {
     }
 
     /**
-     * Gives the weight this call recorded in rate limits back; see {@link CallEnding#giveBack()}.
-     *
-     * @return a stage completed when the store has taken the weight back (or could not: it then stays counted)
+     * @return {@code ending().giveBack()}: see {@link CallEnding#giveBack()}
      * @deprecated use {@code ending().giveBack()}
      */
     @Deprecated(since = "0.1.0")
@@ -149,10 +152,7 @@ public final class Decision {
     }
 
     /**
-     * Ends the call: releases the seats it holds in in-flight limits; see {@link CallEnding#release()}.
-     *
-     * @return a stage completed when the store has released the seats (or could not: they are then freed
-     *         when their lease ends)
+     * @return {@code ending().release()}: see {@link CallEnding#release()}
      * @deprecated use {@code ending().release()}
      */
     @Deprecated(since = "0.1.0")

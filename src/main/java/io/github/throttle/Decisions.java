@@ -1,5 +1,6 @@
 package io.github.throttle;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,6 +10,25 @@ import java.util.Objects;
 public final class Decisions {
 
     private Decisions() {
+    }
+
+    /**
+     * A decision from its per-limit figures, as {@link Decision#of(boolean, List)}, taken against {@code policies}:
+     * shared by the decisions taken against the same limits, so that what is made of them once (a response field)
+     * serves every call. When they do not describe the quotas (two limits of one name and window, the tighter one
+     * shown), the quotas' own policies are described instead.
+     *
+     * @param quotas   the figures of each limit, in the order of the policies; copied unless unmodifiable already
+     * @param policies the limits the figures are of
+     * @return the decision
+     */
+    public static Decision of(boolean allowed, List<Decision.Quota> quotas, Policies policies) {
+        return Decision.of(allowed, quotas, Objects.requireNonNull(policies, "policies"));
+    }
+
+    /** @return the limits the decision's quotas are figures of, one policy per quota (none when unmetered) */
+    public static Policies policies(Decision d) {
+        return d.policies();
     }
 
     /**

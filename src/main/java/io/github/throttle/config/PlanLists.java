@@ -234,6 +234,9 @@ public final class PlanLists {
 
     /** The plan of the first list that names the caller, or null when none does. */
     public String match(Caller caller) {
+        if (lists.isEmpty()) {
+            return null;
+        }
         Address address = new Address(caller);
         for (PlanList l : lists) {
             if (l.matches(caller, keyHeader, address)) {

@@ -86,6 +86,11 @@ public final class Decider {
      * @param limits the caller's limits, indexed by {@link StoreCall#limitIndex(int)}
      */
     public CompletionStage<Decision> ask(StoreCall call, List<Limit> limits) {
+        return ask(call, LimitList.of(limits));
+    }
+
+    /** As {@link #ask(StoreCall, List)}, against limits built once and shared by their calls. */
+    public CompletionStage<Decision> ask(StoreCall call, LimitList limits) {
         boolean probe = false;
         if (failing) {
             if (clock.millis() < openUntil || !probing.compareAndSet(false, true)) {
@@ -109,9 +114,9 @@ public final class Decider {
      * The decision of a store's reply, with the way to give its weight back and release its seats when the call
      * may: each give-back sends only the pairs asked for (rate weight, seats, or both).
      */
-    private static Decision decided(StoreReply r, StoreCall call, List<Limit> limits,
+    private static Decision decided(StoreReply r, StoreCall call, LimitList limits,
                                     BiFunction<StoreCall, Taken[], CompletionStage<Void>> giveBack) {
-        Decision d = decision(r, call, limits);
+        Decision d = ReplyFolding.decision(r, call, limits);
         if (r.allowed() && call.returnable()) {
             d = Decisions.endingWith(d, CallEnding.of((weight, seats) -> {
                 int[] pairs = call.returnablePairs(weight, seats);
@@ -180,10 +185,10 @@ public final class Decider {
 
     /** The decision of a store's reply ({@link ReplyFolding}). */
     public static Decision decision(StoreReply r, StoreCall call, List<Limit> limits) {
-        return ReplyFolding.decision(r, call, limits);
+        return ReplyFolding.decision(r, call, LimitList.of(limits));
     }
 
-    private Decision failure(StoreCall call, List<Limit> limits) {
+    private Decision failure(StoreCall call, LimitList limits) {
         return switch (onFailure.kind()) {
             case ALLOW -> Decision.unmetered();
             case DENY -> Decision.unavailable(Math.max(1000, openMillis));
@@ -195,10 +200,10 @@ public final class Decider {
      * Decides in this instance's store, each limit scaled by the share: the usual figures, of the scaled limits.
      * The local store answers at once.
      */
-    private Decision locally(StoreCall call, List<Limit> limits) {
+    private Decision locally(StoreCall call, LimitList limits) {
         Store in = local;
         StoreCall scaled = call.withLimits(onFailure::scale);
-        List<Limit> scaledLimits = limits.stream().map(l -> l == null ? null : onFailure.scale(l)).toList();
+        LimitList scaledLimits = limits.scaled(onFailure);
         StoreReply r = in.decide(scaled).toCompletableFuture().join();
         return Decisions.locally(decided(r, scaled, scaledLimits, in::giveBack));
     }

@@ -20,7 +20,7 @@ final class ReplyFolding {
      * (the longest wait among violated ones); otherwise the least remaining weight, and on a tie the longer
      * wait.
      */
-    static Decision decision(StoreReply r, StoreCall call, List<Limit> limits) {
+    static Decision decision(StoreReply r, StoreCall call, LimitList limits) {
         Decision.Quota[] folded = new Decision.Quota[limits.size()];
         for (int p = 0; p < call.pairCount(); p++) {
             int i = call.limitIndex(p);
@@ -31,14 +31,24 @@ final class ReplyFolding {
                     r.waitMillis(p), r.violated(p), l.inFlight());
             folded[i] = folded[i] == null ? q : tighter(folded[i], q);
         }
-        List<Decision.Quota> quotas = new ArrayList<>(limits.size());
-        List<Limit> shown = new ArrayList<>(limits.size());
-        for (int i = 0; i < folded.length; i++) {
-            if (folded[i] != null) {
-                addNamedOnce(quotas, shown, folded[i], limits.get(i));
+        boolean each = limits.eachNamedOnce();
+        for (int i = 0; each && i < folded.length; i++) {
+            each = folded[i] != null;
+        }
+        List<Decision.Quota> quotas;
+        if (each) {
+            // every limit a policy of its own, each with figures: shown as they are
+            quotas = List.of(folded);
+        } else {
+            quotas = new ArrayList<>(limits.size());
+            List<Limit> shown = new ArrayList<>(limits.size());
+            for (int i = 0; i < folded.length; i++) {
+                if (folded[i] != null) {
+                    addNamedOnce(quotas, shown, folded[i], limits.get(i));
+                }
             }
         }
-        Decision d = Decision.of(r.allowed(), quotas);
+        Decision d = Decisions.of(r.allowed(), quotas, limits.policies());
         return r.delayMillis() > 0 ? Decisions.waiting(d, r.delayMillis()) : d;
     }
 

@@ -16,15 +16,26 @@ final class SharedCounts {
         boolean test(int p, int q);
     }
 
-    /** Per pair: the earlier pair of the same key and window whose count it shares, or -1. */
+    /** Per pair: the earlier pair of the same key and window whose count it shares, or -1; null when none shares. */
     private final int[] sharesWith;
     /** Per pair: the weight its count records. */
     private final long[] weight;
     /** Per pair: whether its count may be given back. */
     private final boolean[] returnable;
+    /** When no pair shares a count (the usual call), each pair's own figures are its count's: read from the pair. */
+    private final IntToLongFunction ownWeight;
+    private final IntPredicate ownReturnable;
 
     /** @param firstPair pairs of key {@code k} are {@code [firstPair[k], firstPair[k + 1])} */
     SharedCounts(int[] firstPair, int pairs, SameWindow sameWindow, IntToLongFunction ownWeight, IntPredicate ownReturnable) {
+        this.ownWeight = ownWeight;
+        this.ownReturnable = ownReturnable;
+        if (!anyShared(firstPair, sameWindow)) {
+            this.sharesWith = null;
+            this.weight = null;
+            this.returnable = null;
+            return;
+        }
         this.sharesWith = new int[pairs];
         this.weight = new long[pairs];
         this.returnable = new boolean[pairs];
@@ -50,15 +61,29 @@ final class SharedCounts {
         }
     }
 
+    /** Whether two pairs of one key count the same window. */
+    private static boolean anyShared(int[] firstPair, SameWindow sameWindow) {
+        for (int k = 0; k + 1 < firstPair.length; k++) {
+            for (int p = firstPair[k]; p < firstPair[k + 1]; p++) {
+                for (int q = firstPair[k]; q < p; q++) {
+                    if (sameWindow.test(q, p)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     int sharesWith(int pair) {
-        return sharesWith[pair];
+        return sharesWith == null ? -1 : sharesWith[pair];
     }
 
     long weight(int pair) {
-        return weight[pair];
+        return weight == null ? ownWeight.applyAsLong(pair) : weight[pair];
     }
 
     boolean returnable(int pair) {
-        return returnable[pair];
+        return returnable == null ? ownReturnable.test(pair) : returnable[pair];
     }
 }

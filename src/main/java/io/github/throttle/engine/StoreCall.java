@@ -38,13 +38,18 @@ public final class StoreCall {
         this.nowMillis = nowMillis;
         this.record = record;
         this.maxWaitMillis = maxWaitMillis;
-        List<String> keyOrder = new ArrayList<>();
+        String[] keyOrder = new String[added.size()];
+        int keyCount = 0;
         for (Pair p : added) {
-            if (!keyOrder.contains(p.key())) {
-                keyOrder.add(p.key());
+            int k = 0;
+            while (k < keyCount && !keyOrder[k].equals(p.key())) {
+                k++;
+            }
+            if (k == keyCount) {
+                keyOrder[keyCount++] = p.key();
             }
         }
-        this.keys = keyOrder.toArray(String[]::new);
+        this.keys = keyCount == keyOrder.length ? keyOrder : java.util.Arrays.copyOf(keyOrder, keyCount);
         this.firstPair = new int[keys.length + 1];
         this.pairs = new Pair[added.size()];
         int n = 0;
@@ -112,10 +117,7 @@ public final class StoreCall {
         return pairs[pair].limit();
     }
 
-    /**
-     * Weight this pair's count records: the pair's own weight, or the largest own weight of the pairs sharing its
-     * count; 0 when the call only reports usage.
-     */
+    /** Weight this pair's count records: the largest own weight of the pairs sharing it; 0 when only reporting. */
     public long weight(int pair) {
         return record ? counts.weight(pair) : 0;
     }
@@ -203,10 +205,7 @@ public final class StoreCall {
         return java.util.Arrays.copyOf(of, n);
     }
 
-    /**
-     * The give-back of this call: a call of the returnable pairs only, in the same order (pair {@code j} of it
-     * is pair {@code returnablePairs()[j]} of this one), or null when no pair is returnable.
-     */
+    /** The give-back of this call: its returnable pairs, in order ({@link #returnablePairs()}); null when there are none. */
     public StoreCall givingBack() {
         return givingBack(returnablePairs());
     }

@@ -1,6 +1,8 @@
 package io.github.throttle.jaxrs;
 
 import io.github.throttle.Decision;
+import io.github.throttle.Decisions;
+import io.github.throttle.Policies;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
@@ -32,24 +34,22 @@ final class RateLimitFields {
         }
         List<Decision.Quota> quotas = d.quotas();
         if (style == HeaderStyle.IETF) {
-            StringBuilder policy = new StringBuilder(32 * quotas.size());
-            StringBuilder state = new StringBuilder(32 * quotas.size());
-            for (Decision.Quota q : quotas) {
-                String separator = policy.length() == 0 ? "" : ", ";
-                String name = sfString(q.policy());
-                policy.append(separator).append(name).append(";q=").append(q.limit()).append(";w=").append(seconds(q.windowMillis()));
-                if (q.inFlight()) {
-                    // the quota counts calls in progress (draft-ietf-httpapi-ratelimit-headers, quota unit)
-                    policy.append(";qu=\"concurrent-requests\"");
+            // the policies are those of the limit set, shared by its calls: their field is made once
+            String policy = Decisions.policies(d).rendered(RateLimitFields::policyField);
+            StringBuilder state = new StringBuilder(policy.length());
+            for (int i = 0; i < quotas.size(); i++) {
+                Decision.Quota q = quotas.get(i);
+                if (i > 0) {
+                    state.append(", ");
                 }
-                state.append(separator).append(name).append(";r=").append(q.remaining());
+                sfString(state, q.policy()).append(";r=").append(q.remaining());
                 if (q.resetMillis() > 0) {
                     // the effective window (draft-11): until weight comes back, no more than r can be used; with
                     // nothing counted there is no such time yet, and t is left out
                     state.append(";t=").append(secondsUp(q.resetMillis()));
                 }
             }
-            headers.putSingle("RateLimit-Policy", policy.toString());
+            headers.putSingle("RateLimit-Policy", policy);
             headers.putSingle("RateLimit", state.toString());
         } else {
             Decision.Quota tightest = quotas.get(0);
@@ -123,9 +123,30 @@ final class RateLimitFields {
         return millis <= 0 ? 0 : (millis + 999) / 1000;
     }
 
+    /** The {@code RateLimit-Policy} field of these policies: one list member per limit. */
+    static String policyField(Policies policies) {
+        StringBuilder policy = new StringBuilder(32 * policies.list().size());
+        for (Policies.Policy p : policies.list()) {
+            if (policy.length() > 0) {
+                policy.append(", ");
+            }
+            sfString(policy, p.name()).append(";q=").append(p.limit()).append(";w=").append(seconds(p.windowMillis()));
+            if (p.inFlight()) {
+                // the quota counts calls in progress (draft-ietf-httpapi-ratelimit-headers, quota unit)
+                policy.append(";qu=\"concurrent-requests\"");
+            }
+        }
+        return policy.toString();
+    }
+
     /** An RFC 8941 sf-string: printable ASCII, {@code "} and {@code \} escaped; anything else becomes {@code _}. */
     static String sfString(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        return sfString(new StringBuilder(s.length() + 2), s).toString();
+    }
+
+    /** Appends {@code s} as an RFC 8941 sf-string ({@link #sfString(String)}) to {@code b}. */
+    static StringBuilder sfString(StringBuilder b, String s) {
+        b.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '"' || c == '\\') {
@@ -136,6 +157,6 @@ final class RateLimitFields {
                 b.append('_');
             }
         }
-        return b.append('"').toString();
+        return b.append('"');
     }
 }

@@ -54,6 +54,10 @@ final class DenyCache {
      * figures, with every wait counted down to now; null otherwise.
      */
     Decision denied(StoreCall call, String plan) {
+        if (entries.isEmpty()) {
+            // nothing remembered: no key to make
+            return null;
+        }
         String key = key(call, plan);
         Entry e = entries.get(key);
         if (e == null) {
@@ -79,7 +83,7 @@ final class DenyCache {
             long wait = q.violated() ? Math.max(1, q.resetMillis() - elapsed) : Math.max(0, q.resetMillis() - elapsed);
             quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), wait, q.violated()));
         }
-        return Decisions.onPlan(Decision.of(false, quotas), plan);
+        return Decisions.onPlan(Decisions.of(false, quotas, Decisions.policies(e.decision())), plan);
     }
 
     /** Remembers a denial the store answered to {@code call}, sent at {@code sentAt}. */

@@ -5,6 +5,7 @@ import io.github.throttle.Caller;
 import io.github.throttle.ThrottleWeight;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.LimitList;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
 
@@ -49,7 +50,8 @@ final class LimitSet {
 
     private final String plan;
     private final List<Charged> charged;
-    private final List<Limit> limits;
+    private final LimitList limits;
+    private final Chargees who;
     private final KeyCodec codec;
     private final Map<Outcome, Meters.Counter> calls;
     private final ReportLog reportLog;
@@ -66,7 +68,8 @@ final class LimitSet {
         this.maxWaitMillis = maxWaitMillis;
         this.waits = waits;
         this.charged = List.copyOf(charged);
-        this.limits = charged.stream().map(Charged::limit).toList();
+        this.limits = LimitList.of(charged.stream().map(Charged::limit).toList());
+        this.who = new Chargees(this.charged);
         this.codec = codec;
         this.calls = calls;
         this.reportLog = reportLog;
@@ -77,7 +80,8 @@ final class LimitSet {
         return plan;
     }
 
-    List<Limit> limits() {
+    /** The limits, built once: what a decision against them shows clients is made once too. */
+    LimitList limits() {
         return limits;
     }
 
@@ -101,102 +105,154 @@ final class LimitSet {
 
     /** Whether an allowed call holds seats until it ends: some limit is {@linkplain Limit#inFlight() in flight}. */
     boolean holdsSeats() {
-        return limits.stream().anyMatch(Limit::inFlight);
+        return limits.limits().stream().anyMatch(Limit::inFlight);
     }
 
     /**
      * Charges one call: weighs it (each weigher asked once), finds who is charged (each resolver asked once; one
      * that cannot tell is replaced by the caller's default identity, never by a shared one) and builds the store
-     * call, each limit for each identity.
+     * call, each limit for each identity, each key made once.
      *
      * @param now the time to put in the store call (-1: the store's clock)
      * @throws IllegalStateException when a weigher answers a negative weight
      */
     Charge charge(Caller caller, long now) {
         long[] weights = new long[charged.size()];
-        List<ThrottleWeight> asked = new ArrayList<>(1);
-        List<Long> answers = new ArrayList<>(1);
+        long[] weighed = who.weighers.length == 0 ? null : new long[who.weighers.length];
         boolean free = true;
         for (int i = 0; i < weights.length; i++) {
             Charged c = charged.get(i);
-            weights[i] = c.weigher() == null ? c.weight() : weigh(c.weigher(), caller, asked, answers);
+            int w = who.weigherOf[i];
+            weights[i] = w < 0 ? c.weight() : weigh(w, caller, weighed);
             if (weights[i] > c.limit().limit()) {
                 return new Charge(null, "This call weighs " + weights[i] + ", more than the " + c.limit().limit()
                         + " that limit " + c.limit().policy() + " allows in a whole window; it can never pass. Send smaller calls.", null);
             }
             free &= weights[i] == 0;
         }
-        Identities identities = new Identities(caller);
+        Identities identities = new Identities(caller, who.resolvers);
+        String[] keys = new String[who.slotHead.length];
         StoreCall.Builder call = StoreCall.builder(now, !free).maxWait(maxWaitMillis);
         for (int i = 0; i < weights.length; i++) {
             Charged c = charged.get(i);
-            if (c.resolvers().isEmpty()) {
-                call.add(codec.key(c.bucketHead(), identities.fallback()), c.limit(), weights[i], i, c.givesBack());
-            }
-            for (TaggedResolver r : c.resolvers()) {
-                call.add(codec.key(c.bucketHead(), identities.of(r)), c.limit(), weights[i], i, c.givesBack());
+            for (int slot : who.slotsOf[i]) {
+                if (keys[slot] == null) {
+                    keys[slot] = codec.key(who.slotHead[slot], identities.of(who.slotResolver[slot]));
+                }
+                call.add(keys[slot], c.limit(), weights[i], i, c.givesBack());
             }
         }
         return new Charge(call.build(), null, tally -> {
             java.util.Set<Map.Entry<String, String>> told = new java.util.HashSet<>();
-            for (Charged c : charged) {
-                if (c.resolvers().isEmpty() && told.add(Map.entry(c.bucket(), identities.fallback()))) {
-                    tally.accept(c.bucket(), identities.fallback());
-                }
-                for (TaggedResolver r : c.resolvers()) {
-                    if (told.add(Map.entry(c.bucket(), identities.of(r)))) {
-                        tally.accept(c.bucket(), identities.of(r));
+            for (int[] slots : who.slotsOf) {
+                for (int slot : slots) {
+                    String identity = identities.of(who.slotResolver[slot]);
+                    if (told.add(Map.entry(who.slotBucket[slot], identity))) {
+                        tally.accept(who.slotBucket[slot], identity);
                     }
                 }
             }
         });
     }
 
-    /** The weigher's answer for this call, asking it only the first time. */
-    private static long weigh(ThrottleWeight weigher, Caller caller, List<ThrottleWeight> asked, List<Long> answers) {
-        int known = asked.indexOf(weigher);
-        if (known >= 0) {
-            return answers.get(known);
+    /** Weigher {@code w}'s answer for this call, asking it only the first time (an answer is kept plus one). */
+    private long weigh(int w, Caller caller, long[] weighed) {
+        if (weighed[w] > 0) {
+            return weighed[w] - 1;
         }
-        long w = weigher.weigh(caller);
-        if (w < 0) {
-            throw new IllegalStateException(weigher.getClass().getName() + " weighed a call at " + w + "; a weight is 0 or more");
+        long answer = who.weighers[w].weigh(caller);
+        if (answer < 0) {
+            throw new IllegalStateException(who.weighers[w].getClass().getName() + " weighed a call at " + answer
+                    + "; a weight is 0 or more");
         }
-        asked.add(weigher);
-        answers.add(w);
-        return w;
+        weighed[w] = answer + 1;
+        return answer;
     }
 
-    /** The identities of one call, each resolver asked once. */
+    /**
+     * Who the limits charge, worked out once: the distinct weighers and resolvers, and the keys each limit is charged
+     * on (one slot per bucket and resolver), so that a call asks each weigher and resolver once and makes each key once.
+     */
+    private static final class Chargees {
+        final ThrottleWeight[] weighers;
+        /** Per limit, the index of its weigher; -1 for a fixed weight. */
+        final int[] weigherOf;
+        final TaggedResolver[] resolvers;
+        /** Per limit, its key slots, in the order its identities are charged. */
+        final int[][] slotsOf;
+        final String[] slotBucket;
+        final String[] slotHead;
+        /** Per slot, the index of its resolver; -1 for the caller's default identity. */
+        final int[] slotResolver;
+
+        Chargees(List<Charged> charged) {
+            List<ThrottleWeight> ws = new ArrayList<>();
+            List<TaggedResolver> rs = new ArrayList<>();
+            List<String[]> slots = new ArrayList<>();
+            List<Integer> slotResolvers = new ArrayList<>();
+            weigherOf = new int[charged.size()];
+            slotsOf = new int[charged.size()][];
+            for (int i = 0; i < charged.size(); i++) {
+                Charged c = charged.get(i);
+                weigherOf[i] = c.weigher() == null ? -1 : indexOf(ws, c.weigher());
+                int[] of = new int[Math.max(1, c.resolvers().size())];
+                for (int j = 0; j < of.length; j++) {
+                    int r = c.resolvers().isEmpty() ? -1 : indexOf(rs, c.resolvers().get(j));
+                    of[j] = slots.size();
+                    for (int s = 0; s < slots.size(); s++) {
+                        if (slots.get(s)[1].equals(c.bucketHead()) && slotResolvers.get(s) == r) {
+                            of[j] = s;
+                        }
+                    }
+                    if (of[j] == slots.size()) {
+                        slots.add(new String[] {c.bucket(), c.bucketHead()});
+                        slotResolvers.add(r);
+                    }
+                }
+                slotsOf[i] = of;
+            }
+            weighers = ws.toArray(ThrottleWeight[]::new);
+            resolvers = rs.toArray(TaggedResolver[]::new);
+            slotBucket = slots.stream().map(b -> b[0]).toArray(String[]::new);
+            slotHead = slots.stream().map(b -> b[1]).toArray(String[]::new);
+            slotResolver = slotResolvers.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private static <T> int indexOf(List<T> distinct, T t) {
+            int i = distinct.indexOf(t);
+            if (i < 0) {
+                distinct.add(t);
+                return distinct.size() - 1;
+            }
+            return i;
+        }
+    }
+
+    /** The identities of one call, each resolver asked once, by its index; -1: the caller's default identity. */
     private static final class Identities {
         private final Caller caller;
-        private final List<TaggedResolver> asked = new ArrayList<>(2);
-        private final List<String> answers = new ArrayList<>(2);
-        private String fallback;
+        private final TaggedResolver[] resolvers;
+        /** Per resolver, its answer; last, the default identity. */
+        private final String[] ids;
 
-        Identities(Caller caller) {
+        Identities(Caller caller, TaggedResolver[] resolvers) {
             this.caller = caller;
+            this.resolvers = resolvers;
+            this.ids = new String[resolvers.length + 1];
         }
 
-        String of(TaggedResolver r) {
-            int known = asked.indexOf(r);
-            if (known >= 0) {
-                return answers.get(known);
+        String of(int r) {
+            if (r < 0) {
+                if (ids[resolvers.length] == null) {
+                    ids[resolvers.length] = TaggedResolver.defaultIdentity(caller);
+                }
+                return ids[resolvers.length];
             }
-            String id = r.identify(caller);
-            if (id == null) {
-                id = fallback();
+            if (ids[r] == null) {
+                String id = resolvers[r].identify(caller);
+                ids[r] = id != null ? id : of(-1);
             }
-            asked.add(r);
-            answers.add(id);
-            return id;
-        }
-
-        String fallback() {
-            if (fallback == null) {
-                fallback = TaggedResolver.defaultIdentity(caller);
-            }
-            return fallback;
+            return ids[r];
         }
     }
 

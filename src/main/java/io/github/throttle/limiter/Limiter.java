@@ -10,6 +10,7 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.LimitList;
 import io.github.throttle.engine.StoreCall;
 
 import java.lang.reflect.Method;
@@ -152,7 +153,7 @@ public final class Limiter implements AutoCloseable {
     }
 
     /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
-    private CompletionStage<Decision> askStore(StoreCall call, List<Limit> limits, String plan) {
+    private CompletionStage<Decision> askStore(StoreCall call, LimitList limits, String plan) {
         // a seat can come back at any moment: a denial by an in-flight limit is never certain beyond its call
         boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !targets.givesBackIn(call);
         if (!cacheable) {
@@ -182,7 +183,7 @@ public final class Limiter implements AutoCloseable {
         for (Decision.Quota q : d.quotas()) {
             quotas.add(new Decision.Quota(q.policy(), q.limit(), q.windowMillis(), q.remaining(), q.resetMillis(), false, q.inFlight()));
         }
-        Decision allowed = Decisions.onPlan(Decision.of(true, quotas), d.plan().orElse(null));
+        Decision allowed = Decisions.onPlan(Decisions.of(true, quotas, Decisions.policies(d)), d.plan().orElse(null));
         return d.isLocal() ? Decisions.locally(allowed) : allowed;
     }
 
@@ -230,7 +231,7 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return askStore(call, limits, null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of((counted, seats) -> {
+        return askStore(call, LimitList.of(limits), null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of((counted, seats) -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
             if (counted && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);

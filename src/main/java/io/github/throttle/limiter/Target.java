@@ -131,7 +131,7 @@ public final class Target {
 
     /** The default limits in force, in declaration order (those of calls on no plan). */
     public List<Limit> limits() {
-        return sets.defaults().limits();
+        return sets.defaults().limits().limits();
     }
 
     /** The configuration the target was built from (limits as declared and configured, before any override). */

@@ -2,72 +2,77 @@ package io.github.throttle.memory;
 
 import io.github.throttle.engine.Limit;
 
-import java.util.Arrays;
+import java.util.function.Function;
 
 /**
  * Everything one identity (one key) has counted: one {@link WindowCounts} per window, one {@link Seats} per
- * in-flight limit, and when it expires.
+ * in-flight limit, linked one to the next in the order first counted, and when it expires.
  */
 final class IdentityCounts {
 
-    private static final WindowCounts[] NONE = new WindowCounts[0];
-    private static final Seats[] NO_SEATS = new Seats[0];
-
-    private WindowCounts[] windows = NONE;
-    private Seats[] seats = NO_SEATS;
+    /** The first counter, or null. */
+    private Counter counters;
     /** When the last counted weight leaves its window (store time, ms); the sweep evicts the identity then. */
     long expiresAt;
 
-    /** The counts of this limit's window, or null (a key has few windows). */
-    WindowCounts find(Limit limit) {
-        for (WindowCounts w : windows) {
-            if (w.window().sameWindow(limit)) {
-                return w;
+    /** The counter of this limit's window (a window's counts, or seats: {@link Limit#sameWindow} tells them apart), or null. */
+    private Counter counter(Limit limit) {
+        for (Counter c = counters; c != null; c = c.next) {
+            if (c.window().sameWindow(limit)) {
+                return c;
             }
         }
         return null;
+    }
+
+    /** The counter of this limit's window, added last, made by {@code make}, when missing. */
+    private Counter counterOrAdd(Limit limit, Function<Limit, Counter> make) {
+        Counter c = counter(limit);
+        if (c == null) {
+            c = make.apply(limit);
+            if (counters == null) {
+                counters = c;
+            } else {
+                Counter last = counters;
+                while (last.next != null) {
+                    last = last.next;
+                }
+                last.next = c;
+            }
+        }
+        return c;
+    }
+
+    /** The counts of this limit's window, or null. */
+    WindowCounts find(Limit limit) {
+        return (WindowCounts) counter(limit);
     }
 
     /** The counts of this limit's window, added empty when missing. */
     WindowCounts findOrAdd(Limit limit) {
-        WindowCounts w = find(limit);
-        if (w == null) {
-            w = new WindowCounts(limit);
-            windows = Arrays.copyOf(windows, windows.length + 1);
-            windows[windows.length - 1] = w;
-        }
-        return w;
+        return (WindowCounts) counterOrAdd(limit, WindowCounts::new);
     }
 
     /** The seats of this in-flight limit, or null. */
     Seats seats(Limit limit) {
-        for (Seats s : seats) {
-            if (s.window().sameWindow(limit)) {
-                return s;
-            }
-        }
-        return null;
+        return (Seats) counter(limit);
     }
 
     /** The seats of this in-flight limit, added empty when missing. */
     Seats seatsOrAdd(Limit limit) {
-        Seats s = seats(limit);
-        if (s == null) {
-            s = new Seats(limit);
-            seats = Arrays.copyOf(seats, seats.length + 1);
-            seats[seats.length - 1] = s;
-        }
-        return s;
+        return (Seats) counterOrAdd(limit, Seats::new);
     }
 
     /** Forgets the seats of this in-flight limit (none is held any more). */
     void dropSeats(Limit limit) {
-        for (int i = 0; i < seats.length; i++) {
-            if (seats[i].window().sameWindow(limit)) {
-                Seats[] fewer = new Seats[seats.length - 1];
-                System.arraycopy(seats, 0, fewer, 0, i);
-                System.arraycopy(seats, i + 1, fewer, i, seats.length - i - 1);
-                seats = fewer;
+        Counter before = null;
+        for (Counter c = counters; c != null; before = c, c = c.next) {
+            if (c.window().sameWindow(limit)) {
+                if (before == null) {
+                    counters = c.next;
+                } else {
+                    before.next = c.next;
+                }
                 return;
             }
         }

@@ -63,7 +63,7 @@ public final class MemoryStore implements Store, SharedState {
     public StoreReply decideNow(StoreCall call) {
         long now = call.nowMillis() >= 0 ? call.nowMillis() : clock.millis();
         try {
-            return locks.holding(call.keys(), () -> decideLocked(call, now));
+            return locks.holding(call, () -> decideLocked(call, now));
         } finally {
             sweeper.afterCall(now);
         }
@@ -187,7 +187,7 @@ public final class MemoryStore implements Store, SharedState {
     @Override
     public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
         try {
-            locks.holding(call.keys(), () -> {
+            locks.holding(call, () -> {
                 for (int k = 0; k < call.keyCount(); k++) {
                     IdentityCounts identity = identities.get(call.key(k));
                     for (int p = call.firstPair(k); identity != null && p < call.firstPair(k + 1); p++) {

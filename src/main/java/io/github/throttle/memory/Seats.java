@@ -12,21 +12,15 @@ import java.util.Arrays;
  * release that comes after its lease has run out never frees a later call's seat. Guarded by the lock of its
  * identity.
  */
-final class Seats {
+final class Seats extends Counter {
 
-    /** The lease length counted (only its duration matters: {@link Limit#sameWindow}). */
-    private final Limit window;
     private long lastId;
     /** Leases, three longs each: end, id, weight; {@code size} of them. */
     private long[] leases = new long[6];
     private int size;
 
     Seats(Limit window) {
-        this.window = window;
-    }
-
-    Limit window() {
-        return window;
+        super(window);
     }
 
     /** Weight held at {@code now}: that of the leases that end after it. */

@@ -1,5 +1,7 @@
 package io.github.throttle.memory;
 
+import io.github.throttle.engine.StoreCall;
+
 import java.util.Arrays;
 import java.util.function.Supplier;
 
@@ -20,11 +22,11 @@ final class StripedLocks {
         }
     }
 
-    /** Runs {@code action} holding the monitors of every key. */
-    <T> T holding(String[] keys, Supplier<T> action) {
-        int[] stripes = new int[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            stripes[i] = stripe(keys[i]);
+    /** Runs {@code action} holding the monitors of every key of {@code call}. */
+    <T> T holding(StoreCall call, Supplier<T> action) {
+        int[] stripes = new int[call.keyCount()];
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = stripe(call.key(i));
         }
         Arrays.sort(stripes);
         return holding(stripes, 0, action);

@@ -4,7 +4,7 @@ package io.github.throttle.memory;
  * Sub-buckets still holding weight, oldest first: a ring of (sub-bucket, weight) pairs that grows by
  * doubling. Made only once a window has closed a sub-bucket, so an identity seen once costs none.
  */
-final class SubBucketQueue {
+class SubBucketQueue {
 
     private long[] pairs = new long[4];
     private int start;

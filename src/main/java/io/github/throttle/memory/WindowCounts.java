@@ -9,28 +9,26 @@ import io.github.throttle.engine.Limit;
  * elapsed since the last call. Weights fit in an {@code int}: a window never counts more than its limit
  * ({@link Limit#MAX_LIMIT}). Guarded by the lock of its identity.
  */
-final class WindowCounts {
+final class WindowCounts extends Counter {
 
-    /** The window counted (only its duration and precision matter: {@link Limit#sameWindow}). */
-    private final Limit window;
     private int counted;
     private long newest;
     private int newestWeight;
-    /** Older sub-buckets holding weight; null until a second sub-bucket starts. */
-    private SubBucketQueue older;
-    /** Weight reserved for calls that wait, by sub-bucket, oldest first; null until a call waits. */
-    private SubBucketQueue reserved;
-    /** The time of the latest reservation. */
-    private long lastReserved;
-    /** Whether reservations are read: set by a reservation, kept by a call recorded while some count. */
-    private boolean marked;
+    /**
+     * What the window holds besides its newest sub-bucket: the older sub-buckets holding weight and the
+     * reservations; null until a second sub-bucket starts or a call waits.
+     */
+    private WindowRest rest;
 
     WindowCounts(Limit window) {
-        this.window = window;
+        super(window);
     }
 
-    Limit window() {
-        return window;
+    private WindowRest rest() {
+        if (rest == null) {
+            rest = new WindowRest();
+        }
+        return rest;
     }
 
     /** Weight counted in the window. */
@@ -44,13 +42,13 @@ final class WindowCounts {
     }
 
     private int olderCount() {
-        return older == null ? 0 : older.size();
+        return rest == null ? 0 : rest.size();
     }
 
     /** How many of the older sub-buckets are before {@code trim} (the newest one never is). */
     int leaving(long trim) {
         int i = 0;
-        while (i < olderCount() && older.subBucket(i) < trim) {
+        while (i < olderCount() && rest.subBucket(i) < trim) {
             i++;
         }
         return i;
@@ -60,23 +58,23 @@ final class WindowCounts {
     long weightOfOldest(int n) {
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            sum += older.weight(i);
+            sum += rest.weight(i);
         }
         return sum;
     }
 
     /** The {@code i}-th oldest sub-bucket holding weight; the newest past the older ones. */
     long subBucket(int i) {
-        return i < olderCount() ? older.subBucket(i) : newest;
+        return i < olderCount() ? rest.subBucket(i) : newest;
     }
 
     /** Starting from the {@code skip}-th oldest, the sub-bucket whose leaving frees at least {@code need}. */
     long subBucketFreeing(int skip, long need) {
         long freed = 0;
         for (int i = skip; i < olderCount(); i++) {
-            freed += older.weight(i);
+            freed += rest.weight(i);
             if (freed >= need) {
-                return older.subBucket(i);
+                return rest.subBucket(i);
             }
         }
         return newest;
@@ -84,21 +82,24 @@ final class WindowCounts {
 
     /** Whether the window's reservations are read (the script's header mark). */
     boolean marked() {
-        return marked;
+        return rest != null && rest.marked;
     }
 
     /** The time of the latest reservation (meaningful while {@link #marked()}). */
     long lastReserved() {
-        return lastReserved;
+        return rest == null ? 0 : rest.lastReserved;
     }
 
     /** Keeps or drops the mark, as a call recorded now finds reservations that count or none. */
     void mark(boolean marked) {
-        this.marked = marked;
+        if (marked || rest != null) {
+            rest().marked = marked;
+        }
     }
 
     /** The reserved sub-buckets from {@code from} on that hold weight. */
     Reservations reservedFrom(long from) {
+        SubBucketQueue reserved = rest == null ? null : rest.reserved;
         if (reserved == null) {
             return Reservations.NONE;
         }
@@ -116,19 +117,21 @@ final class WindowCounts {
 
     /** Replaces the reservations by {@code kept} and marks the window; the latest reservation is at {@code last}. */
     void reserve(Reservations kept, long last) {
-        if (reserved == null) {
-            reserved = new SubBucketQueue();
+        WindowRest r = rest();
+        if (r.reserved == null) {
+            r.reserved = new SubBucketQueue();
         }
-        reserved.clear();
+        r.reserved.clear();
         for (int i = 0; i < kept.blocks().length; i++) {
-            reserved.add(kept.blocks()[i], kept.weights()[i]);
+            r.reserved.add(kept.blocks()[i], kept.weights()[i]);
         }
-        lastReserved = last;
-        marked = true;
+        r.lastReserved = last;
+        r.marked = true;
     }
 
     /** Takes up to {@code weight} back from the weight reserved in sub-bucket {@code b}, if it is still there. */
     void giveBackReserved(long b, long weight) {
+        SubBucketQueue reserved = rest == null ? null : rest.reserved;
         int i = reserved == null ? -1 : reserved.indexOf(b);
         if (i >= 0) {
             long left = Math.max(0, reserved.weight(i) - weight);
@@ -139,8 +142,8 @@ final class WindowCounts {
             }
             // the latest reservation left holds back later callers, not the one given back: no later than the end of
             // the newest sub-bucket still reserved (none left: none)
-            long bound = reserved.size() == 0 ? 0 : (reserved.subBucket(reserved.size() - 1) + 1) * window.precisionMillis() - 1;
-            lastReserved = Math.min(lastReserved, bound);
+            long bound = reserved.size() == 0 ? 0 : (reserved.subBucket(reserved.size() - 1) + 1) * window().precisionMillis() - 1;
+            rest.lastReserved = Math.min(rest.lastReserved, bound);
         }
     }
 
@@ -151,8 +154,8 @@ final class WindowCounts {
         long[] w = new long[b.length];
         int n = 0;
         for (int i = skip; i < olderCount(); i++) {
-            b[n] = older.subBucket(i);
-            w[n++] = older.weight(i);
+            b[n] = rest.subBucket(i);
+            w[n++] = rest.weight(i);
         }
         if (newestWeight > 0) {
             b[n] = newest;
@@ -164,8 +167,9 @@ final class WindowCounts {
     /** Forgets everything counted (reservations are kept). */
     void clear() {
         counted = 0;
-        if (older != null) {
-            older.clear();
+        if (rest != null) {
+            // the older sub-buckets only: the reservations are kept
+            rest.clear();
         }
     }
 
@@ -173,7 +177,7 @@ final class WindowCounts {
     void drop(int n) {
         if (n > 0) {
             counted -= (int) weightOfOldest(n);
-            older.removeOldest(n);
+            rest.removeOldest(n);
         }
     }
 
@@ -192,9 +196,7 @@ final class WindowCounts {
             newestWeight += (int) weight;
             started = false;
         } else {
-            if (older == null) {
-                older = new SubBucketQueue();
-            }
+            WindowRest older = rest();
             if (newestWeight > 0) {
                 // a newest sub-bucket whose weight was all given back holds none
                 older.add(newest, newestWeight);
@@ -220,17 +222,17 @@ final class WindowCounts {
             counted -= take;
             return;
         }
-        int i = older == null ? -1 : older.indexOf(b);
+        int i = rest == null ? -1 : rest.indexOf(b);
         if (i < 0) {
             return;
         }
-        int held = (int) older.weight(i);
+        int held = (int) rest.weight(i);
         int take = (int) Math.min(weight, held);
         counted -= take;
         if (take == held) {
-            older.remove(i);
+            rest.remove(i);
         } else {
-            older.setWeight(i, held - take);
+            rest.setWeight(i, held - take);
         }
     }
 }

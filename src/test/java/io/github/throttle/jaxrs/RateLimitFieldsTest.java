@@ -1,6 +1,8 @@
 package io.github.throttle.jaxrs;
 
 import io.github.throttle.Decision;
+import io.github.throttle.Decisions;
+import io.github.throttle.Policies;
 import io.github.throttle.config.ThrottleSettings.HeaderStyle;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import org.junit.jupiter.api.Test;
@@ -8,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 class RateLimitFieldsTest {
 
@@ -58,6 +61,23 @@ class RateLimitFieldsTest {
         assertEquals("\"1s\";q=10;w=1, \"search-1h\";q=240;w=3600", fields.getFirst("RateLimit-Policy"));
         assertEquals("\"1s\";r=2;t=1, \"search-1h\";r=17;t=1800", fields.getFirst("RateLimit"));
         assertEquals(2, fields.size());
+    }
+
+    @Test
+    void thePolicyFieldOfSharedPoliciesIsMadeOnceAndServesEveryCall() {
+        Policies policies = Policies.of(List.of(new Policies.Policy("1s", 10, 1000, false), new Policies.Policy("in-flight-1m", 2, 60_000, true)));
+        Decision a = Decisions.of(true, List.of(new Decision.Quota("1s", 10, 1000, 9, 1000, false),
+                new Decision.Quota("in-flight-1m", 2, 60_000, 1, 0, false, true)), policies);
+        Decision b = Decisions.of(true, List.of(new Decision.Quota("1s", 10, 1000, 8, 1000, false),
+                new Decision.Quota("in-flight-1m", 2, 60_000, 0, 59_000, false, true)), policies);
+        var fa = new MultivaluedHashMap<String, Object>();
+        var fb = new MultivaluedHashMap<String, Object>();
+        RateLimitFields.write(a, HeaderStyle.IETF, fa);
+        RateLimitFields.write(b, HeaderStyle.IETF, fb);
+        assertEquals("\"1s\";q=10;w=1, \"in-flight-1m\";q=2;w=60;qu=\"concurrent-requests\"", fa.getFirst("RateLimit-Policy"));
+        assertSame(fa.getFirst("RateLimit-Policy"), fb.getFirst("RateLimit-Policy"));
+        assertEquals("\"1s\";r=9;t=1, \"in-flight-1m\";r=1", fa.getFirst("RateLimit"));
+        assertEquals("\"1s\";r=8;t=1, \"in-flight-1m\";r=0;t=59", fb.getFirst("RateLimit"));
     }
 
     @Test
