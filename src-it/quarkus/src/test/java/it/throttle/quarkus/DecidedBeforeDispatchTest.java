@@ -115,6 +115,10 @@ class DecidedBeforeDispatchTest {
                 assertEquals(200, free.statusCode(), free.body());
                 assertTrue(free.body().startsWith("ran on executor-thread"), free.body());
             }
+            // and the one event loop answers too
+            HttpResponse<String> onEventLoop = http.send(request("/quarkus/threads/decided-on?caller=held-0")
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, onEventLoop.statusCode(), onEventLoop.body());
             assertTrue(held.stream().noneMatch(CompletableFuture::isDone), "a throttled call finished while Redis held its decision");
         } finally {
             RedisResource.command("CLIENT", "UNPAUSE");
