@@ -52,6 +52,11 @@ public class ThrottleFeature implements DynamicFeature {
                 // with none, allowed responses get nothing: no response filter at all
                 context.register(new ThrottleFilter.Fields(l.settings().headers()), Priorities.AUTHORIZATION + 10);
             }
+            if (QuarkusRest.PRESENT) {
+                // where this method's own filter suspends the request (on an event loop the name-bound filters do
+                // not reach: an inherited @Throttle), the decision is applied when it resumes
+                context.register(new ThrottleFilter.Resumed(), Priorities.AUTHORIZATION + 11);
+            }
         }
     }
 

@@ -171,9 +171,17 @@ final class ThrottleFilter implements ContainerRequestFilter {
         }
     }
 
+    /** {@link #resumed} as a request filter of its own. */
+    static final class Resumed implements ContainerRequestFilter {
+        @Override
+        public void filter(ContainerRequestContext ctx) {
+            resumed(ctx);
+        }
+    }
+
     /**
      * Applies a decision taken while the request was suspended: run by the request filter that follows the one that
-     * decided, on the resumed request's thread.
+     * decided, on the resumed request's thread; once.
      */
     static void resumed(ContainerRequestContext ctx) {
         if (ctx.getProperty(PENDING) instanceof Pending p) {

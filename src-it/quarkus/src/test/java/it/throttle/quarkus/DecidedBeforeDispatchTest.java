@@ -83,6 +83,16 @@ class DecidedBeforeDispatchTest {
         given().header("X-Caller", "marked-1").get("/quarkus/threads/blocking-key").then().statusCode(429);
     }
 
+    /** Decided by the method's own filter, on the event loop while Redis answers, and applied when it resumes. */
+    @Test
+    void anInheritedLimitIsDecidedOnTheEventLoopToo() {
+        for (int i = 0; i < 2; i++) {
+            given().header("X-API-Key", "inherited-1").get("/quarkus/inherited").then().statusCode(200)
+                    .body(startsWith("inherited on vert.x-eventloop-thread")).header("RateLimit", startsWith("\"1h\";r=" + (1 - i)));
+        }
+        given().header("X-API-Key", "inherited-1").get("/quarkus/inherited").then().statusCode(429);
+    }
+
     @Test
     void eachCallReachesTheStoreOnce() {
         // the script is loaded: a first run that found it missing would count twice
