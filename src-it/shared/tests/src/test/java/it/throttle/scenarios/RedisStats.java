@@ -13,7 +13,6 @@ import java.util.regex.Pattern;
 public final class RedisStats {
 
     private static final Pattern CALLS = Pattern.compile("(?m)^cmdstat_(\\w+):calls=(\\d+),");
-    private static final Pattern KEYS = Pattern.compile("(?m)^db\\d+:keys=(\\d+),");
 
     private RedisStats() {
     }
@@ -30,32 +29,40 @@ public final class RedisStats {
         return n;
     }
 
-    /** How many keys the server on {@code port} holds (in every database). */
-    public static long keys(int port) {
-        long n = 0;
-        Matcher m = KEYS.matcher(info(port, "keyspace"));
-        while (m.find()) {
-            n += Long.parseLong(m.group(1));
+    /** How many keys the server on {@code port} holds whose name matches {@code pattern} ({@code KEYS}). */
+    public static long keys(int port, String pattern) {
+        String header = exchange(port, "KEYS", pattern, in -> RawHttp.line(in));
+        if (!header.startsWith("*")) {
+            throw new IllegalStateException("KEYS " + pattern + " answered " + header);
         }
-        return n;
+        return Long.parseLong(header.substring(1));
     }
 
     /** The text of {@code INFO section}. */
     static String info(int port, String section) {
-        String command = "*2\r\n$4\r\nINFO\r\n$" + section.length() + "\r\n" + section + "\r\n";
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-            s.setSoTimeout(5000);
-            s.getOutputStream().write(command.getBytes(StandardCharsets.US_ASCII));
-            InputStream in = s.getInputStream();
+        return exchange(port, "INFO", section, in -> {
             String header = RawHttp.line(in);
             if (!header.startsWith("$")) {
                 throw new IllegalStateException("INFO " + section + " answered " + header);
             }
-            byte[] body = in.readNBytes(Integer.parseInt(header.substring(1)));
-            return new String(body, StandardCharsets.US_ASCII);
+            return new String(in.readNBytes(Integer.parseInt(header.substring(1))), StandardCharsets.US_ASCII);
+        });
+    }
+
+    /** Sends {@code command argument} (ASCII) and reads what {@code reply} reads of the answer. */
+    private static <T> T exchange(int port, String command, String argument, Reply<T> reply) {
+        String request = "*2\r\n$" + command.length() + "\r\n" + command + "\r\n$" + argument.length() + "\r\n" + argument + "\r\n";
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return reply.read(s.getInputStream());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private interface Reply<T> {
+        T read(InputStream in) throws IOException;
     }
 }
