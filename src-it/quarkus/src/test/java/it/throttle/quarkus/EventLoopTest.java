@@ -139,7 +139,7 @@ class EventLoopTest {
                         HttpResponse.BodyHandlers.ofString()));
             }
             // a throttled request's script call has reached Redis and waits there
-            Observability.await("a script call held by Redis", Duration.ofSeconds(20), EventLoopTest::redisHoldsAClient);
+            Observability.await("a script call held by Redis", Duration.ofSeconds(20), RedisResource::holdsAClient);
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> ping = http.send(request("/quarkus/ping").timeout(Duration.ofSeconds(10)).build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -169,7 +169,7 @@ class EventLoopTest {
         CompletableFuture<HttpResponse<String>> held;
         try {
             held = http.sendAsync(request("/quarkus/bean-uni").build(), HttpResponse.BodyHandlers.ofString());
-            Observability.await("a script call held by Redis", Duration.ofSeconds(20), EventLoopTest::redisHoldsAClient);
+            Observability.await("a script call held by Redis", Duration.ofSeconds(20), RedisResource::holdsAClient);
             HttpResponse<String> ping = http.send(request("/quarkus/ping").timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertTrue(ping.body().startsWith("pong"), ping.body());
@@ -258,8 +258,4 @@ class EventLoopTest {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port + path));
     }
 
-    /** Whether Redis holds a client's command (a client blocked, here by {@code CLIENT PAUSE}). */
-    private static boolean redisHoldsAClient() {
-        return RedisResource.clients().lines().anyMatch(l -> l.matches(".* flags=\\w*b\\w* .*"));
-    }
 }

@@ -46,6 +46,11 @@ public class RedisResource implements QuarkusTestResourceLifecycleManager {
         return exchange(true, "CLIENT", "LIST");
     }
 
+    /** Whether the server holds a client's command (a client blocked, here by {@code CLIENT PAUSE}). */
+    static boolean holdsAClient() {
+        return clients().lines().anyMatch(l -> l.matches(".* flags=\\w*b\\w* .*"));
+    }
+
     /** {@code INFO <section>}: the server's figures of that section, one per line. */
     static String info(String section) {
         return exchange(true, "INFO", section);
