@@ -8,9 +8,9 @@ import java.util.concurrent.Flow;
 import java.util.function.Function;
 
 /**
- * The result a throttled bean method returns at once, in place of its own, for each return type followed
- * ({@link ReturnTypes.Kind}): it decides without blocking (a stage at once, a lazy type on each subscription), runs
- * the method when allowed, fails with the refusal otherwise, and holds the call's seats until it completes, fails
+ * The result a throttled bean method returns in place of its own, for each return type followed
+ * ({@link ReturnTypes.Kind}): it decides where its caller is ({@link Landing}; a stage when called, a lazy type on
+ * each subscription, where it is subscribed), runs the method when allowed, fails with the refusal otherwise, and holds the call's seats until it completes, fails
  * or is cancelled. Mutiny and Reactive Streams classes are touched only for methods that return their types.
  */
 final class AsyncResults {
@@ -108,6 +108,10 @@ final class AsyncResults {
 
             void start() {
                 downstream.onSubscribe(this);
+                if (isCancelled()) {
+                    // cancelled as it subscribed: nothing is asked, nothing charged
+                    return;
+                }
                 run.start(decision -> {
                     Flow.Publisher<Object> own;
                     try {

@@ -7,6 +7,7 @@ import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
 import jakarta.interceptor.InvocationContext;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -15,8 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * A call of a bean method whose result is decided later: the stage it returns, or each subscription to the
- * {@code Uni}, {@code Multi} or publisher it returns, is a {@link Run} of its own — decided without blocking,
- * then the method runs if allowed, then the run ends (its seats come back, and its weight if it succeeded).
+ * {@code Uni}, {@code Multi} or publisher it returns, is a {@link Run} of its own — decided where its caller (a
+ * lazy type's subscriber) is ({@link Landing}), then the method runs there if allowed, then the run ends (its seats
+ * come back, and its weight if it succeeded).
  */
 final class DeferredCall {
 
@@ -53,9 +55,9 @@ final class DeferredCall {
          * Asks for a decision; hands the allowed decision to {@code allowed}, or the refusal ({@code
          * ThrottledException}, {@code IllegalArgumentException} for a weight that could never pass, or what the
          * target's weigher threw) to {@code refused}. Neither is called for a run that has ended meanwhile (a
-         * cancelled subscription): an allowed decision then gives its seats back at once. No thread waits: a
-         * decision that is not in at once continues where the store's answer arrives, or on the Vert.x context
-         * the run started on.
+         * cancelled subscription): an allowed decision then gives its seats back at once. Both are called where
+         * {@link Landing} says: on this thread, which waits for the decision when it may wait, or on this event
+         * loop once the decision is in.
          */
         void start(Consumer<Decision> allowed, Consumer<Throwable> refused) {
             CompletableFuture<Decision> verdict;
@@ -65,14 +67,21 @@ final class DeferredCall {
                 refused.accept(e);
                 return;
             }
-            Executor resume = verdict.isDone() ? null : Continuation.current();
-            verdict.whenComplete((v, failure) -> {
-                if (resume == null) {
-                    settle(v, failure, allowed, refused);
-                } else {
-                    resume.execute(() -> settle(v, failure, allowed, refused));
-                }
-            });
+            Executor loop = verdict.isDone() ? null : Landing.eventLoop();
+            if (loop != null) {
+                verdict.whenComplete((d, failure) -> loop.execute(() -> settle(d, failure, allowed, refused)));
+                return;
+            }
+            // decided, or this thread may wait: the decider bounds the wait (the store's timeout, plus the turn of
+            // a call that waits for it)
+            Decision d;
+            try {
+                d = verdict.join();
+            } catch (CompletionException | CancellationException e) {
+                settle(null, e, allowed, refused);
+                return;
+            }
+            settle(d, null, allowed, refused);
         }
 
         private void settle(Decision d, Throwable failure, Consumer<Decision> allowed, Consumer<Throwable> refused) {

@@ -17,7 +17,7 @@ final class MutinyResults {
     }
 
     /**
-     * A {@code Uni} that decides on each subscription, then subscribes to the method's own; the subscription ends
+     * A {@code Uni} that decides on each subscription, where it is subscribed ({@link Landing}), then subscribes to the method's own; the subscription ends
      * when that emits its item or failure, or is cancelled.
      */
     static Object uni(DeferredCall call) {
@@ -32,6 +32,10 @@ final class MutinyResults {
                     c.cancel();
                 }
             });
+            if (run.ended()) {
+                // cancelled as it subscribed (the termination ran at once): nothing is asked, nothing charged
+                return;
+            }
             run.start(decision -> {
                 Uni<?> returned;
                 try {

@@ -19,15 +19,18 @@ import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.security.Principal;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.logging.Logger;
 
 /**
  * Throttles {@link Throttle}d CDI bean methods: a denied or blocked call throws {@link ThrottledException} (in
  * report mode it is let through), one whose weight could never pass {@link IllegalArgumentException}; a call that
  * returns normally gives its weight back where the target says so ({@code skipSuccessful}); a call that holds
  * seats ({@code inFlight}) releases them when it returns or throws. A method returning a {@code CompletionStage},
- * {@code CompletableFuture}, {@code Uni}, {@code Multi} or a publisher is decided without blocking: it returns at
- * once a result of that type that decides, runs the method and ends the call ({@link AsyncResults}). JAX-RS
+ * {@code CompletableFuture}, {@code Uni}, {@code Multi} or a publisher returns a result of that type that decides,
+ * runs the method and ends the call ({@link AsyncResults}): on the caller's thread when it may wait, without
+ * blocking on an event loop ({@link Landing}). JAX-RS
  * resource methods are left to the HTTP filter, which decides before the request entity is read, so each call is
  * counted once; only the seats of one that throws are released here.
  */
@@ -35,6 +38,8 @@ import java.util.concurrent.CompletionStage;
 @Interceptor
 @Priority(Interceptor.Priority.PLATFORM_AFTER + 100)
 public class ThrottleInterceptor {
+
+    private static final Logger LOG = Logger.getLogger(ThrottleInterceptor.class.getName());
 
     @Inject
     Limiter limiter;
@@ -62,7 +67,13 @@ public class ThrottleInterceptor {
             // no thread waits for the store: the result returned decides, runs the method and ends the call
             return AsyncResults.of(kind, new DeferredCall(l, target, caller, ctx, this::announce));
         }
-        Decision d = l.admit(target, caller).toCompletableFuture().join();
+        CompletableFuture<Decision> verdict = l.admit(target, caller).toCompletableFuture();
+        if (!verdict.isDone() && Landing.eventLoop() != null && target.firstWaitOnEventLoop()) {
+            LOG.warning(() -> "Throttle: " + target.name() + " returns a plain value and is called on an event loop ("
+                    + Thread.currentThread().getName() + "): it blocks that event loop while the store decides. Return a "
+                    + "CompletionStage or Uni to be decided without blocking, or call it from a worker thread.");
+        }
+        Decision d = verdict.join();
         if (d.outcome().refused()) {
             throw new ThrottledException(d);
         }

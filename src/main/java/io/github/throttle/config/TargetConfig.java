@@ -33,11 +33,55 @@ import java.util.Optional;
 public record TargetConfig(String target, boolean enabled, boolean report, List<LimitConfig> limits) {
 
     private static final String ANN = "Throttle";
+    private static final Throttle[] NONE = new Throttle[0];
 
-    /** The effective annotations of a method: its own, else its class's. */
+    /**
+     * The effective annotations of a method of a class: the most specific declaration wins — the method's own, else
+     * those of the nearest method of a superclass it overrides, else those of an interface method it implements
+     * (the class's interfaces before its superclasses', each before the interfaces it extends), else the class's.
+     */
     public static Throttle[] annotations(Class<?> beanClass, Method method) {
+        Throttle[] declared = onMethods(beanClass, method);
+        return declared.length > 0 ? declared : beanClass.getAnnotationsByType(Throttle.class);
+    }
+
+    /**
+     * The limits declared on a method or on what it overrides or implements, as {@link #annotations} finds them,
+     * leaving the class's out; empty when there are none.
+     */
+    public static Throttle[] onMethods(Class<?> beanClass, Method method) {
         Throttle[] own = method.getAnnotationsByType(Throttle.class);
-        return own.length > 0 ? own : beanClass.getAnnotationsByType(Throttle.class);
+        if (own.length > 0 || Modifier.isPrivate(method.getModifiers()) || Modifier.isStatic(method.getModifiers())) {
+            return own;
+        }
+        String name = method.getName();
+        Class<?>[] parameters = method.getParameterTypes();
+        List<Class<?>> interfaces = new ArrayList<>();
+        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            Throttle[] found = declaredIn(c, name, parameters);
+            if (found.length > 0) {
+                return found;
+            }
+            interfaces.addAll(List.of(c.getInterfaces()));
+        }
+        for (int i = 0; i < interfaces.size(); i++) {
+            Class<?> type = interfaces.get(i);
+            Throttle[] found = declaredIn(type, name, parameters);
+            if (found.length > 0) {
+                return found;
+            }
+            interfaces.addAll(List.of(type.getInterfaces()));
+        }
+        return own;
+    }
+
+    private static Throttle[] declaredIn(Class<?> type, String name, Class<?>[] parameters) {
+        try {
+            Method m = type.getDeclaredMethod(name, parameters);
+            return Modifier.isPrivate(m.getModifiers()) ? NONE : m.getAnnotationsByType(Throttle.class);
+        } catch (NoSuchMethodException | LinkageError e) {
+            return NONE;
+        }
     }
 
     /** @throws InvalidThrottleException naming the method and the member or configuration key at fault */

@@ -56,6 +56,14 @@ final class QuarkusRest {
         });
     }
 
+    /** Runs {@code then} once the request has completed, however it ended (an unmapped exception too). */
+    static void whenCompleted(ContainerRequestContext ctx, Runnable then) {
+        ResteasyReactiveRequestContext rc = context(ctx);
+        if (rc != null) {
+            rc.registerCompletionCallback(failure -> then.run());
+        }
+    }
+
     /**
      * The first value of a request header (null when absent or empty), read from Vert.x unless a filter has
      * already looked at the headers through JAX-RS, whose first look copies them all.

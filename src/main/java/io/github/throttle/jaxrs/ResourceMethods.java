@@ -4,9 +4,18 @@ import jakarta.ws.rs.HttpMethod;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Tells JAX-RS resource methods apart: those the HTTP filter throttles, before the request entity is read. */
+/**
+ * Tells JAX-RS resource methods apart: those the HTTP filter throttles, before the request entity is read. A method
+ * is one when it, or a method it overrides or implements, carries an HTTP method designator, as JAX-RS inherits
+ * them; a method of a MicroProfile REST client interface is a client's, never a server's.
+ */
 public final class ResourceMethods {
+
+    /** What marks a MicroProfile REST client interface. */
+    private static final String REST_CLIENT = "org.eclipse.microprofile.rest.client.inject.RegisterRestClient";
 
     private ResourceMethods() {
     }
@@ -14,33 +23,64 @@ public final class ResourceMethods {
     /** Whether the method, or one it overrides or implements, carries an HTTP method designator ({@code @GET}, ...). */
     public static boolean isResourceMethod(Method method) {
         try {
-            for (Class<?> c = method.getDeclaringClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-                if (designated(c, method)) {
-                    return true;
-                }
-                for (Class<?> i : c.getInterfaces()) {
-                    if (designated(i, method)) {
-                        return true;
-                    }
-                }
-            }
+            return designated(method.getDeclaringClass(), method) != null;
         } catch (LinkageError e) {
             // no JAX-RS on this server: nothing is a resource method
+            return false;
+        }
+    }
+
+    /**
+     * The declaration of a method of {@code type} that carries its HTTP method designator: the method's own, else the
+     * nearest one it overrides, else one it implements; null when there is none.
+     */
+    public static Method designated(Class<?> type, Method method) {
+        List<Class<?>> interfaces = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            Method m = designatedIn(c, method);
+            if (m != null) {
+                return m;
+            }
+            interfaces.addAll(List.of(c.getInterfaces()));
+        }
+        for (int i = 0; i < interfaces.size(); i++) {
+            Method m = designatedIn(interfaces.get(i), method);
+            if (m != null) {
+                return m;
+            }
+            interfaces.addAll(List.of(interfaces.get(i).getInterfaces()));
+        }
+        return null;
+    }
+
+    /** Whether {@code type} is, or implements, a MicroProfile REST client interface ({@code @RegisterRestClient}). */
+    public static boolean isRestClient(Class<?> type) {
+        List<Class<?>> types = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            types.add(c);
+        }
+        for (int i = 0; i < types.size(); i++) {
+            for (Annotation a : types.get(i).getAnnotations()) {
+                if (a.annotationType().getName().equals(REST_CLIENT)) {
+                    return true;
+                }
+            }
+            types.addAll(List.of(types.get(i).getInterfaces()));
         }
         return false;
     }
 
-    private static boolean designated(Class<?> c, Method method) {
+    private static Method designatedIn(Class<?> c, Method method) {
         try {
             Method m = c.getDeclaredMethod(method.getName(), method.getParameterTypes());
             for (Annotation a : m.getAnnotations()) {
                 if (a.annotationType().isAnnotationPresent(HttpMethod.class)) {
-                    return true;
+                    return m;
                 }
             }
         } catch (NoSuchMethodException e) {
             // not declared here
         }
-        return false;
+        return null;
     }
 }

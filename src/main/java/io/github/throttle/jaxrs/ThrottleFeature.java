@@ -15,7 +15,8 @@ import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 
 /**
- * Registers a {@link ThrottleFilter} on each resource method with an effective {@code @Throttle}, building
+ * Registers a {@link ThrottleFilter} on each resource method with an effective {@code @Throttle} (its own, or one
+ * on a method it overrides or implements, or on its class: {@link TargetConfig#annotations}), building
  * (and checking) its target at deployment. Unthrottled methods get no filter and no fields.
  */
 @Provider
@@ -34,9 +35,9 @@ public class ThrottleFeature implements DynamicFeature {
             return;
         }
         Limiter l = limiter();
-        // targets are keyed by the class that declares the method, as the interceptor sees it
-        Class<?> declaring = TargetConfig.annotations(method.getDeclaringClass(), method).length > 0 ? method.getDeclaringClass() : type;
-        Target target = l.target(declaring, method);
+        // the class that serves the call names the target (bucket, configuration keys, metrics), wherever in its
+        // hierarchy the limit is declared: two classes implementing one interface count apart unless a name joins them
+        Target target = l.target(type, method);
         if (l.active(target)) {
             target.servedBy(type);
             ThrottleFilter filter = new ThrottleFilter(l, target, current);

@@ -87,6 +87,11 @@ final class ThrottleFilter implements ContainerRequestFilter {
             return;
         }
         ctx.setProperty(CallDecision.PROPERTY, d);
+        if (target.holdsSeats() && QuarkusRest.PRESENT && QuarkusRest.handles(ctx)) {
+            // an exception no mapper handles ends the request without the response filters: the seats come back
+            // when Quarkus REST completes it, however it ends
+            QuarkusRest.whenCompleted(ctx, d.ending()::release);
+        }
         if (current != null) {
             try {
                 current.set(d);
@@ -137,7 +142,9 @@ final class ThrottleFilter implements ContainerRequestFilter {
      * seats are released after the writers ran, whether they succeeded or threw; a response with none (or to a
      * {@code HEAD} request, whose entity is not written everywhere) ends with the response filters. Response
      * filters run for a response the resource returned, for one an exception mapper made and for a request a
-     * later filter aborted; an exception no mapper handles leaves the seats to their lease. The decision
+     * later filter aborted; for an exception no mapper handles, Quarkus REST's completion of the request releases
+     * them ({@link ThrottleFilter#apply}), and on the servlet runtimes the CDI interceptor of a method that declares
+     * its limit itself does. The decision
      * releases its seats once, whichever of the two comes first.
      */
     static final class Release implements ContainerResponseFilter, WriterInterceptor {

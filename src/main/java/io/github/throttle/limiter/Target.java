@@ -19,6 +19,8 @@ import java.util.Set;
  */
 public final class Target {
 
+    private final java.util.concurrent.atomic.AtomicBoolean waitedOnEventLoop = new java.util.concurrent.atomic.AtomicBoolean();
+
     private final Method method;
     private final String name;
     private final boolean enabled;
@@ -60,6 +62,14 @@ public final class Target {
         this.blockedCalls = blockedCalls;
         this.givesBack = defaults.givesBack() || byPlan.values().stream().anyMatch(LimitSet::givesBack);
         this.holdsSeats = defaults.holdsSeats() || byPlan.values().stream().anyMatch(LimitSet::holdsSeats);
+    }
+
+    /**
+     * Notes that a call of this target waited for the store on an event loop; true the first time only, so that it
+     * is logged once.
+     */
+    public boolean firstWaitOnEventLoop() {
+        return !waitedOnEventLoop.getAndSet(true);
     }
 
     public Method method() {

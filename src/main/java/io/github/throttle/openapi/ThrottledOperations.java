@@ -1,6 +1,7 @@
 package io.github.throttle.openapi;
 
 import io.github.throttle.config.TargetConfig;
+import io.github.throttle.jaxrs.ResourceMethods;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Target;
 import jakarta.ws.rs.HttpMethod;
@@ -37,15 +38,15 @@ final class ThrottledOperations {
     static List<Operation> of(Limiter limiter, Map<Method, Class<?>> resources) {
         List<Operation> ops = new ArrayList<>();
         resources.forEach((method, type) -> {
-            Class<?> declaring = TargetConfig.annotations(method.getDeclaringClass(), method).length > 0
-                    ? method.getDeclaringClass() : type;
-            if (TargetConfig.annotations(declaring, method).length == 0) {
+            if (TargetConfig.annotations(type, method).length == 0) {
                 return;
             }
-            Target target = limiter.target(declaring, method);
-            Optional<String> http = httpMethod(method);
+            Target target = limiter.target(type, method);
+            // JAX-RS annotations may sit on a method it overrides or implements
+            Method jaxrs = ResourceMethods.designated(type, method);
+            Optional<String> http = jaxrs == null ? Optional.empty() : httpMethod(jaxrs);
             if (limiter.active(target) && !target.report() && http.isPresent()) {
-                ops.add(new Operation(http.get(), normalize(path(type) + "/" + path(method)), target));
+                ops.add(new Operation(http.get(), normalize(path(type) + "/" + path(jaxrs)), target));
             }
         });
         return ops;
@@ -53,11 +54,11 @@ final class ThrottledOperations {
 
     /** The resource methods of a class: public methods with an HTTP method designator. */
     static void addResourceMethods(Class<?> type, Map<Method, Class<?>> into) {
-        if (type.getAnnotation(Path.class) == null) {
+        if (classPath(type) == null) {
             return;
         }
         for (Method m : type.getMethods()) {
-            if (m.getDeclaringClass() != Object.class && httpMethod(m).isPresent()) {
+            if (m.getDeclaringClass() != Object.class && !m.isBridge() && ResourceMethods.designated(type, m) != null) {
                 into.putIfAbsent(m, type);
             }
         }
@@ -73,14 +74,27 @@ final class ThrottledOperations {
         return Optional.empty();
     }
 
-    private static String path(Class<?> type) {
+    /** The class's {@code @Path}: its own, else a superclass's, else an interface's (as Quarkus REST reads it). */
+    private static Path classPath(Class<?> type) {
+        List<Class<?>> interfaces = new ArrayList<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            Path p = c.getAnnotation(Path.class);
-            if (p != null) {
-                return p.value();
+            if (c.getAnnotation(Path.class) != null) {
+                return c.getAnnotation(Path.class);
             }
+            interfaces.addAll(List.of(c.getInterfaces()));
         }
-        return "";
+        for (int i = 0; i < interfaces.size(); i++) {
+            if (interfaces.get(i).getAnnotation(Path.class) != null) {
+                return interfaces.get(i).getAnnotation(Path.class);
+            }
+            interfaces.addAll(List.of(interfaces.get(i).getInterfaces()));
+        }
+        return null;
+    }
+
+    private static String path(Class<?> type) {
+        Path p = classPath(type);
+        return p == null ? "" : p.value();
     }
 
     private static String path(Method method) {

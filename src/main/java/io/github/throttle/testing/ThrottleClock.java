@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Throttle's time in an application's tests, with {@code throttle.clock=manual}: it stands still until the test
@@ -16,7 +17,8 @@ import java.util.concurrent.Executor;
  * {@code throttle.clock} is {@code system} fails, naming the setting.
  *
  * <p>It starts at midnight (UTC) of the day the application started, so that a fixed window of a second, a
- * minute or an hour starts with it and a test's figures are the same every run; it never goes back. A call that
+ * minute or an hour starts with it and a test's figures are the same every run; it never goes back, and the tests
+ * of one application share it: a test that needs a window of its own starts it with {@link #advanceToNext}. A call that
  * waits for its turn on a blocking path (a plain bean method, {@code Throttler.acquire}) holds its thread until
  * another thread moves the clock: make such calls from another thread, or through {@code acquireAsync}.
  */
@@ -28,8 +30,13 @@ public class ThrottleClock implements InstantSource {
 
     private final PriorityQueue<Due> due = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
             : Long.compare(a.order, b.order));
+    /** What the clock shows. */
     private long millis;
+    /** Where the clock is moving to: what it shows once the calls due by then have run. */
+    private long target;
     private long given;
+    /** Held by the thread running waiting calls: they run one at a time, in the order of their times. */
+    private final ReentrantLock running = new ReentrantLock();
 
     /** A clock at midnight (UTC) of today. */
     public ThrottleClock() {
@@ -43,6 +50,7 @@ public class ThrottleClock implements InstantSource {
      */
     public ThrottleClock(Instant start) {
         this.millis = start.toEpochMilli();
+        this.target = millis;
     }
 
     @Override
@@ -57,7 +65,8 @@ public class ThrottleClock implements InstantSource {
 
     /**
      * Moves the clock forward. Calls waiting for their turn ({@code maxWaitMillis}) whose time has come proceed,
-     * in the order of their times, before this method returns.
+     * in the order of their times, before this method returns. Steps taken from several threads at once add up, and
+     * each waiting call proceeds once.
      *
      * @param by how far; zero or more
      * @throws IllegalArgumentException when {@code by} is negative: this clock never goes back
@@ -66,22 +75,59 @@ public class ThrottleClock implements InstantSource {
         if (Objects.requireNonNull(by, "by").isNegative()) {
             throw new IllegalArgumentException("ThrottleClock never goes back: " + by);
         }
-        long until;
+        long step = by.toMillis();
         synchronized (this) {
-            until = Math.addExact(millis, by.toMillis());
+            target = Math.addExact(target, step);
         }
-        while (true) {
-            Due next;
-            synchronized (this) {
-                next = due.peek();
-                if (next == null || next.at > until) {
-                    millis = until;
-                    return;
+        catchUp();
+    }
+
+    /**
+     * Moves the clock forward to the next instant that is a whole multiple of {@code unit} since the epoch: the
+     * start of the next fixed window of that length (and of the next sub-bucket of a sliding window of that
+     * precision), so that a test starts its window afresh whatever earlier tests did to the clock. From a whole
+     * multiple, it moves a whole {@code unit}. Waiting calls proceed as with {@link #advance}.
+     *
+     * @param unit a window's length, or a precision; positive
+     * @return the instant the clock moved to
+     * @throws IllegalArgumentException when {@code unit} is not positive
+     */
+    public Instant advanceToNext(Duration unit) {
+        long every = Objects.requireNonNull(unit, "unit").toMillis();
+        if (every <= 0) {
+            throw new IllegalArgumentException("advanceToNext needs a positive unit of at least a millisecond: " + unit);
+        }
+        long next;
+        synchronized (this) {
+            next = Math.addExact(Math.floorDiv(target, every) * every, every);
+            target = next;
+        }
+        catchUp();
+        return Instant.ofEpochMilli(next);
+    }
+
+    /**
+     * Runs the waiting calls due by the time the clock is moving to, in time order, one thread at a time; then the
+     * clock shows that time.
+     */
+    private void catchUp() {
+        running.lock();
+        try {
+            while (true) {
+                Due next;
+                synchronized (this) {
+                    next = due.peek();
+                    if (next == null || next.at > target) {
+                        millis = target;
+                        return;
+                    }
+                    due.poll();
+                    millis = Math.max(millis, next.at);
                 }
-                due.poll();
-                millis = Math.max(millis, next.at);
+                next.task.run();
             }
-            next.task.run();
+        } finally {
+            running.unlock();
         }
     }
 

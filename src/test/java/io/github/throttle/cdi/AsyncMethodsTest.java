@@ -10,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.AssertSubscriber;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import io.smallrye.mutiny.subscription.MultiEmitter;
+import io.netty.channel.DefaultEventLoop;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.context.control.RequestContextController;
@@ -26,6 +27,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +45,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Throttled bean methods that return a stage, a {@code Uni}, a {@code Multi} or a publisher, called through a real
- * CDI container over a real store: they return at once, are decided without blocking (lazy types on each
- * subscription), run only when allowed, and hold their seats until their result ends. The embedded store's clock
+ * CDI container over a real store: decided where their caller is (lazy types where each subscription is made) — on
+ * a thread that may wait, which then runs the method; without blocking on an event loop, which then runs it — run
+ * only when allowed, and hold their seats until their result ends. The embedded store's clock
  * is the system's and every window lasts ten minutes, so no seat comes back by its lease during a test: every one
  * that comes back was given back when its result ended.
  */
@@ -66,6 +72,21 @@ class AsyncMethodsTest {
         public CompletionStage<String> fetch() {
             ran("fetch");
             return CompletableFuture.completedFuture("report");
+        }
+
+        /** One call in ten minutes; the answer is the thread the method ran on. */
+        @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES)
+        public CompletionStage<String> once() {
+            ran("once");
+            return CompletableFuture.completedFuture(Thread.currentThread().getName());
+        }
+
+        /** The same for a {@code Uni}: the item is the thread the method ran on. */
+        @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES)
+        public Uni<String> onceUni() {
+            ran("onceUni");
+            String ranOn = Thread.currentThread().getName();
+            return Uni.createFrom().item(ranOn);
         }
 
         @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
@@ -142,8 +163,14 @@ class AsyncMethodsTest {
         }
     }
 
+    /**
+     * A caller that may wait (a worker thread) waits for the decision and runs the method itself, in its own
+     * transaction and scopes: never on the store's I/O thread. Its refusal is there when the stage is returned, so
+     * the application's callbacks run on that thread too.
+     */
     @Test
-    void aStageMethodReturnsBeforeTheStoreHasAnsweredAndRunsOnlyOnceAllowed() throws Exception {
+    void aStageMethodCalledOnAThreadThatMayWaitIsDecidedThereAndRunsThere() throws Exception {
+        ExecutorService worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "app-worker"));
         try (RedisProcess redis = RedisProcess.start();
              CdiContainer cdi = CdiContainer.start(TestConfig.of("throttle.redis.uri", redis.uri(), "throttle.redis.timeout", "60s"),
                      Reports.class)) {
@@ -152,20 +179,107 @@ class AsyncMethodsTest {
             assertEquals("warm", await(reports.warmUp()));
 
             redis.pauseWrites(Duration.ofMinutes(2));
-            CompletionStage<String> first;
+            Future<CompletionStage<String>> call;
             try {
-                first = reports.fetch();
-                assertFalse(first.toCompletableFuture().isDone(), "the store has not answered: nothing is decided yet");
-                assertEquals(0, reports.runs("fetch"), "the method does not run before its call is allowed");
+                call = worker.submit(reports::once);
+                // while Redis holds the decision, the caller waits for it: the call has not returned, nothing ran
+                assertThrows(TimeoutException.class, () -> call.get(300, TimeUnit.MILLISECONDS));
+                assertEquals(0, reports.runs("once"), "the method does not run before its call is allowed");
             } finally {
                 redis.unpause();
             }
-            assertEquals("report", await(first), "allowed once the store answered, then the method ran");
-            assertEquals(1, reports.runs("fetch"));
+            CompletionStage<String> first = call.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+            assertTrue(first.toCompletableFuture().isDone(), "decided, and run, before the call returned");
+            assertEquals("app-worker", await(first), "the method ran on its caller's thread");
 
-            CompletionStage<String> second = reports.fetch();
-            assertInstanceOf(ThrottledException.class, failure(second), "refused by the store: the stage fails");
-            assertEquals(1, reports.runs("fetch"), "a refused call never runs the method");
+            String refused = worker.submit(() -> reports.once().handle((v, e) -> Thread.currentThread().getName() + " "
+                    + (e == null ? v : e.getClass().getSimpleName()))).get(AWAIT.toSeconds(), TimeUnit.SECONDS)
+                    .toCompletableFuture().get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals("app-worker ThrottledException", refused, "the refusal lands on the caller's thread");
+            assertEquals(1, reports.runs("once"), "a refused call never runs the method");
+        } finally {
+            worker.shutdownNow();
+        }
+    }
+
+    /**
+     * A caller on an event loop must not wait: the call returns before the store has answered, and the method, its
+     * refusal and the application's callbacks run back on that event loop, never on the store's I/O thread.
+     */
+    @Test
+    void aStageMethodCalledOnAnEventLoopReturnsAtOnceAndGoesOnThere() throws Exception {
+        DefaultEventLoop loop = new DefaultEventLoop((java.util.concurrent.ThreadFactory) r -> new Thread(r, "app-event-loop"));
+        try (RedisProcess redis = RedisProcess.start();
+             CdiContainer cdi = CdiContainer.start(TestConfig.of("throttle.redis.uri", redis.uri(), "throttle.redis.timeout", "60s"),
+                     Reports.class)) {
+            Reports reports = cdi.bean(Reports.class);
+            assertEquals("warm", await(reports.warmUp()));
+
+            redis.pauseWrites(Duration.ofMinutes(2));
+            CompletionStage<String> first;
+            try {
+                first = loop.submit(reports::once).get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+                assertFalse(first.toCompletableFuture().isDone(), "the store has not answered: nothing is decided yet");
+                assertEquals(0, reports.runs("once"), "the method does not run before its call is allowed");
+            } finally {
+                redis.unpause();
+            }
+            assertEquals("app-event-loop", await(first), "the method ran back on the calling event loop");
+
+            CompletionStage<String> refused = loop.submit(() -> reports.once().handle((v, e) -> Thread.currentThread().getName()
+                    + " " + (e == null ? v : e.getClass().getSimpleName()))).get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals("app-event-loop ThrottledException", await(refused), "the refusal lands on the event loop");
+            assertEquals(1, reports.runs("once"));
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A lazy type's caller is its subscriber: the method runs where the {@code Uni} is subscribed. */
+    @Test
+    void aUniRunsWhereItIsSubscribed() throws Exception {
+        DefaultEventLoop loop = new DefaultEventLoop((java.util.concurrent.ThreadFactory) r -> new Thread(r, "app-event-loop"));
+        ExecutorService worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "app-worker"));
+        try (RedisProcess redis = RedisProcess.start();
+             CdiContainer cdi = CdiContainer.start(TestConfig.of("throttle.redis.uri", redis.uri(), "throttle.redis.timeout", "60s"),
+                     Reports.class)) {
+            Reports reports = cdi.bean(Reports.class);
+            assertEquals("warm", await(reports.warmUp()));
+            Uni<String> uni = reports.onceUni();
+
+            CompletableFuture<String> onLoop = new CompletableFuture<>();
+            loop.execute(() -> uni.subscribe().with(onLoop::complete, e -> onLoop.complete(
+                    Thread.currentThread().getName() + " " + e.getClass().getSimpleName())));
+            assertEquals("app-event-loop", await(onLoop), "subscribed on the event loop, it ran there");
+
+            String refused = worker.submit(() -> uni.onFailure().recoverWithItem(e -> Thread.currentThread().getName() + " "
+                    + e.getClass().getSimpleName()).await().atMost(AWAIT)).get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals("app-worker ThrottledException", refused, "subscribed on a worker, its refusal lands there");
+
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            worker.shutdownNow();
+        }
+    }
+
+    /** A subscription cancelled inside {@code onSubscribe} asks the store nothing and is charged nothing. */
+    @Test
+    void aSubscriptionCancelledAsItIsMadeIsNotCharged() throws Exception {
+        try (CdiContainer cdi = CdiContainer.start(TestConfig.of(), Reports.class)) {
+            Reports reports = cdi.bean(Reports.class);
+            for (int i = 0; i < 3; i++) {
+                reports.onceUni().subscribe().withSubscriber(new UniAssertSubscriber<String>(true));
+                Multi.createFrom().publisher(reports.flow()).subscribe().withSubscriber(new AssertSubscriber<String>(0, true));
+            }
+            assertEquals(0, reports.runs("onceUni"));
+            assertEquals(0, reports.runs("flow"));
+            reports.onceUni().subscribe().withSubscriber(UniAssertSubscriber.create()).assertItem(Thread.currentThread().getName());
+            assertEquals(1, reports.runs("onceUni"), "the one call of ten minutes is still there");
+            AssertSubscriber<String> flow = Multi.createFrom().publisher(reports.flow()).subscribe()
+                    .withSubscriber(AssertSubscriber.create(1));
+            assertEquals(1, reports.runs("flow"), "the one seat is still free");
+            reports.nextEmitter().complete();
+            flow.assertCompleted();
         }
     }
 

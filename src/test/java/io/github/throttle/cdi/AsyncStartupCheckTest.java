@@ -1,8 +1,10 @@
 package io.github.throttle.cdi;
 
+import com.example.app.Exports;
 import com.example.app.Feeds;
 import com.example.app.Followed;
 import com.example.app.Jobs;
+import io.github.throttle.ThrottledException;
 import io.github.throttle.config.InvalidThrottleException;
 import io.github.throttle.testing.TestConfig;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * At start-up, in a real CDI container: an in-flight limit on a bean method whose result runs work after it
  * returns, of a type whose end Throttle does not follow, fails the deployment naming the method; the types it
- * follows, and plain ones, start. The beans are the application's, outside Throttle's packages, which start-up
+ * follows, and plain ones, start. So does a limit declared where the interceptor cannot reach the method (on an
+ * interface method it implements, or a superclass method it overrides, without a binding of its own). The beans are the application's, outside Throttle's packages, which start-up
  * leaves alone.
  */
 class AsyncStartupCheckTest {
@@ -40,6 +43,30 @@ class AsyncStartupCheckTest {
     void theTypesWhoseEndIsFollowedStart() {
         try (CdiContainer cdi = CdiContainer.start(TestConfig.of(), Followed.class)) {
             assertEquals("a", cdi.bean(Followed.class).plain());
+        }
+    }
+
+    @Test
+    void aLimitOnAnInterfaceMethodNoInterceptorReachesFailsStartUpNamingIt() {
+        String message = startUpFailure(Exports.Bean.class);
+        assertTrue(message.startsWith("Invalid @Throttle for " + Exports.Bean.class.getName() + "#export: "), message);
+        assertTrue(message.contains("put @Throttle on Bean.export itself"), message);
+    }
+
+    @Test
+    void aLimitOnAnOverriddenSuperclassMethodNoInterceptorReachesFailsStartUpNamingIt() {
+        String message = startUpFailure(Exports.Overriding.class);
+        assertTrue(message.startsWith("Invalid @Throttle for " + Exports.Overriding.class.getName() + "#report: "), message);
+    }
+
+    @Test
+    void anInheritedMethodLimitReachedThroughTheClassesBindingIsTheOneThatApplies() {
+        try (CdiContainer cdi = CdiContainer.start(TestConfig.of(), Exports.ClassLimited.class)) {
+            Exports exports = cdi.bean(Exports.ClassLimited.class);
+            assertEquals("exported", exports.export());
+            assertEquals("exported", exports.export());
+            // the interface method's 2 per 10 minutes, not the class's 100
+            assertThrows(ThrottledException.class, exports::export);
         }
     }
 
