@@ -1,53 +1,59 @@
 package io.github.throttle;
 
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How an allowed call ends: what it recorded comes back, at most once each — the weight it counted in rate
- * limits ({@link #giveBack()}) and the seats it holds in in-flight limits ({@link #release()}). Held by whoever
- * runs the call: {@link Decision#ending()} hands it over; the adapters end annotated calls themselves.
+ * limits that give it back ({@link #giveBack()}), the seats it holds in in-flight limits ({@link #release()}), or
+ * everything, for a call that never ran ({@link #undo()}). Held by whoever runs the call: {@link Decision#ending()}
+ * hands it over; the adapters end annotated calls themselves.
  */
 public final class CallEnding {
 
-    /** The ending of a call that recorded nothing to take back: denied, unmetered, or not returnable. */
+    /** The ending of a call that recorded nothing to take back: denied, unmetered, or only reported. */
     public static final CallEnding NONE = new CallEnding(null);
 
-    private static final int WEIGHT = 1;
-    private static final int SEATS = 2;
+    /** The parts of what a call recorded that come back separately. */
+    public enum Part {
+        /** The weight counted in rate limits that give it back ({@code skipSuccessful}, programmatic calls). */
+        WEIGHT,
+        /** The seats held in in-flight limits. */
+        SEATS,
+        /** The weight counted (or reserved) in every other rate limit: it comes back only when the call is undone. */
+        REST
+    }
 
-    /** Takes back part of what a call recorded; null when there is nothing to take back. */
+    /** Takes back parts of what a call recorded; null when there is nothing to take back. */
     private final Parts parts;
-    /** What was taken back already: {@link #WEIGHT} and {@link #SEATS}, each at most once. */
+    /** The parts taken back already, as a bit per {@link Part}: each at most once. */
     private final AtomicInteger returned = new AtomicInteger();
 
     private CallEnding(Parts parts) {
         this.parts = parts;
     }
 
-    /**
-     * How a store takes back what an allowed call recorded: the weight it counted in the windows of rate limits,
-     * the seats it holds in in-flight limits, or both.
-     */
+    /** How a store takes back parts of what an allowed call recorded. */
     @FunctionalInterface
     public interface Parts {
         /**
-         * Takes back part of what the call recorded; asked at most once for each part.
+         * Takes back these parts of what the call recorded; asked at most once for each part.
          *
-         * @param weight whether to give back the weight counted in rate limits
-         * @param seats  whether to release the seats held in in-flight limits
-         * @return a stage completed when the store has taken it back (or could not)
+         * @param parts not empty
+         * @return a stage completed when the store has taken them back (or could not)
          */
-        CompletionStage<Void> giveBack(boolean weight, boolean seats);
+        CompletionStage<Void> giveBack(Set<Part> parts);
     }
 
     /**
      * The ending of a call whose store takes back what it recorded with {@code parts}; for stores and limiters,
      * which know what the call recorded.
      *
-     * @param parts asked at most once for the weight and at most once for the seats
+     * @param parts asked at most once for each part
      * @return the ending
      */
     public static CallEnding of(Parts parts) {
@@ -55,14 +61,14 @@ public final class CallEnding {
     }
 
     /**
-     * Gives the weight this call recorded in rate limits back to the sub-buckets it was recorded in, as far as
-     * they are still in their windows; usage never goes below 0 and other identities' weight is never touched.
-     * Seats are not released here: {@link #release()} does that. Only the first call does anything.
+     * Gives the weight this call recorded in rate limits that give it back to the sub-buckets it was recorded in, as
+     * far as they are still in their windows; usage never goes below 0 and other identities' weight is never
+     * touched. Seats are not released here: {@link #release()} does that. Only the first call does anything.
      *
      * @return a stage completed when the store has taken the weight back (or could not: it then stays counted)
      */
     public CompletionStage<Void> giveBack() {
-        return returning(WEIGHT);
+        return returning(EnumSet.of(Part.WEIGHT));
     }
 
     /**
@@ -75,18 +81,38 @@ public final class CallEnding {
      *         their lease ends)
      */
     public CompletionStage<Void> release() {
-        return returning(SEATS);
+        return returning(EnumSet.of(Part.SEATS));
+    }
+
+    /**
+     * Undoes the call: everything it recorded and did not give back yet comes back — its weight in every rate
+     * limit (or the weight it reserved ahead of now, for a call waiting its turn) and its seats — as if it had never
+     * been allowed. For a call that never ran: cancelled before its decision was in, or while it waited its turn.
+     *
+     * @return a stage completed when the store has taken it back (or could not: it then stays counted, until it
+     *         leaves its windows and its leases end)
+     */
+    public CompletionStage<Void> undo() {
+        return returning(EnumSet.allOf(Part.class));
     }
 
     /** Takes back the parts asked for that were not taken back before. */
-    private CompletionStage<Void> returning(int part) {
+    private CompletionStage<Void> returning(Set<Part> asked) {
         if (parts == null) {
             return CompletableFuture.completedFuture(null);
         }
-        int before = returned.getAndUpdate(r -> r | part);
-        if ((before & part) != 0) {
-            return CompletableFuture.completedFuture(null);
+        int bits = 0;
+        for (Part p : asked) {
+            bits |= 1 << p.ordinal();
         }
-        return parts.giveBack(part == WEIGHT, part == SEATS);
+        int want = bits;
+        int before = returned.getAndUpdate(r -> r | want);
+        Set<Part> now = EnumSet.noneOf(Part.class);
+        for (Part p : asked) {
+            if ((before & (1 << p.ordinal())) == 0) {
+                now.add(p);
+            }
+        }
+        return now.isEmpty() ? CompletableFuture.completedFuture(null) : parts.giveBack(now);
     }
 }

@@ -18,8 +18,8 @@ class CallEndingTest {
     @Test
     void eachPartComesBackOnceWhoeverAsks() {
         List<String> asked = new ArrayList<>();
-        Decision d = Decisions.endingWith(ALLOWED, CallEnding.of((weight, seats) -> {
-            asked.add((weight ? "weight" : "") + (seats ? "seats" : ""));
+        Decision d = Decisions.endingWith(ALLOWED, CallEnding.of(parts -> {
+            asked.add(parts.stream().map(p -> p.name().toLowerCase(java.util.Locale.ROOT)).sorted().reduce("", String::concat));
             return CompletableFuture.completedFuture(null);
         }));
         d.ending().giveBack();
@@ -31,11 +31,25 @@ class CallEndingTest {
     }
 
     @Test
+    void undoingAsksForWhatDidNotComeBackYetOnce() {
+        List<String> asked = new ArrayList<>();
+        Decision d = Decisions.endingWith(ALLOWED, CallEnding.of(parts -> {
+            asked.add(parts.stream().map(p -> p.name().toLowerCase(java.util.Locale.ROOT)).sorted().reduce("", String::concat));
+            return CompletableFuture.completedFuture(null);
+        }));
+        d.ending().release();
+        d.ending().undo();
+        d.ending().undo();
+        d.ending().giveBack();
+        assertEquals(List.of("seats", "restweight"), asked);
+    }
+
+    @Test
     @SuppressWarnings("deprecation")
     void theDeprecatedWaysStillEndTheCallThroughItsEnding() {
         List<String> asked = new ArrayList<>();
-        Decision d = Decisions.endingWith(ALLOWED, CallEnding.of((weight, seats) -> {
-            asked.add((weight ? "weight" : "") + (seats ? "seats" : ""));
+        Decision d = Decisions.endingWith(ALLOWED, CallEnding.of(parts -> {
+            asked.add(parts.stream().map(p -> p.name().toLowerCase(java.util.Locale.ROOT)).sorted().reduce("", String::concat));
             return CompletableFuture.completedFuture(null);
         }));
         d.release();

@@ -46,23 +46,30 @@ final class DeferredCall {
         return new Run();
     }
 
+    /** A run whose call is reserved ahead of now: it waits for its turn, and may end (be undone) meanwhile. */
+    private record Waiting(Decision decision, CompletableFuture<Decision> turn) {
+    }
+
     /** One run of the call: decided, then (allowed) the method runs, then it ends, once. */
     final class Run {
-        /** Null while deciding; the decision while the method's result runs; {@link #ENDED} once over. */
+        /**
+         * Null while deciding; a {@link Waiting} while its turn comes; the decision while the method's result runs;
+         * {@link #ENDED} once over.
+         */
         private final AtomicReference<Object> state = new AtomicReference<>();
 
         /**
          * Asks for a decision; hands the allowed decision to {@code allowed}, or the refusal ({@code
          * ThrottledException}, {@code IllegalArgumentException} for a weight that could never pass, or what the
          * target's weigher threw) to {@code refused}. Neither is called for a run that has ended meanwhile (a
-         * cancelled subscription): an allowed decision then gives its seats back at once. Both are called where
-         * {@link Landing} says: on this thread, which waits for the decision when it may wait, or on this event
-         * loop once the decision is in.
+         * cancelled subscription): whatever an allowed decision took is then given back ({@code CallEnding#undo}),
+         * at once for a call waiting for its turn. Both are called where {@link Landing} says: on this thread, which
+         * waits for the decision when it may wait, or on this event loop once the decision is in.
          */
         void start(Consumer<Decision> allowed, Consumer<Throwable> refused) {
             CompletableFuture<Decision> verdict;
             try {
-                verdict = limiter.admit(target, caller).toCompletableFuture();
+                verdict = limiter.decide(target, caller).toCompletableFuture().thenCompose(this::turn);
             } catch (RuntimeException e) {
                 refused.accept(e);
                 return;
@@ -73,7 +80,7 @@ final class DeferredCall {
                 return;
             }
             // decided, or this thread may wait: the decider bounds the wait (the store's timeout, plus the turn of
-            // a call that waits for it)
+            // a call that waits for it; a run that ends meanwhile stops it)
             Decision d;
             try {
                 d = verdict.join();
@@ -84,6 +91,21 @@ final class DeferredCall {
             settle(d, null, allowed, refused);
         }
 
+        /** Completes when the decided call may proceed; one reserved ahead of now waits, unless the run ends first. */
+        private CompletableFuture<Decision> turn(Decision d) {
+            if (d.waitedMillis() == 0 || d.outcome().refused()) {
+                return CompletableFuture.completedFuture(d);
+            }
+            CompletableFuture<Decision> turn = new CompletableFuture<>();
+            if (!state.compareAndSet(null, new Waiting(d, turn))) {
+                // ended while it was decided
+                d.ending().undo();
+                return CompletableFuture.completedFuture(d);
+            }
+            limiter.turn(d).whenComplete((ready, failure) -> turn.complete(d));
+            return turn;
+        }
+
         private void settle(Decision d, Throwable failure, Consumer<Decision> allowed, Consumer<Throwable> refused) {
             if (failure != null || d.outcome().refused()) {
                 if (state.get() != ENDED) {
@@ -91,9 +113,10 @@ final class DeferredCall {
                 }
                 return;
             }
-            if (!state.compareAndSet(null, d)) {
-                // ended before it was decided: the method never runs
-                d.ending().release();
+            Object s = state.get();
+            if (s == ENDED || !state.compareAndSet(s, d)) {
+                // ended before it ran: it never runs, and nothing it took stays counted
+                d.ending().undo();
                 return;
             }
             allowed.accept(d);
@@ -107,11 +130,15 @@ final class DeferredCall {
 
         /**
          * Ends the run: its seats come back, and, when it {@code succeeded}, the weight a {@code skipSuccessful}
-         * limit gives back. Only the first call does anything; a run still deciding ends when it is decided.
+         * limit gives back; a run still waiting for its turn is undone at once (its reservation given back). Only the
+         * first call does anything; a run still deciding ends when it is decided.
          */
         void end(boolean succeeded) {
             Object s = state.getAndSet(ENDED);
-            if (s instanceof Decision d) {
+            if (s instanceof Waiting w) {
+                w.decision().ending().undo();
+                w.turn().cancel(false);
+            } else if (s instanceof Decision d) {
                 if (succeeded) {
                     d.ending().giveBack();
                 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,8 @@ public final class Decider {
 
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile long openUntil = Long.MIN_VALUE;
+    /** When a failure of one call alone was last logged. */
+    private volatile long callFailureLogged = Long.MIN_VALUE;
     private volatile boolean failing;
     /** The level the current failure episode was logged at. */
     private volatile Level loggedAt = Level.ALL;
@@ -111,34 +114,26 @@ public final class Decider {
     }
 
     /**
-     * The decision of a store's reply, with the way to give its weight back and release its seats when the call
-     * may: each give-back sends only the pairs asked for (rate weight, seats, or both).
+     * The decision of a store's reply, with the way to give back what the call took when it ends: each part asked
+     * for (the weight a success gives back, the seats, or everything for a call that never ran), once.
      */
-    private static Decision decided(StoreReply r, StoreCall call, LimitList limits,
-                                    BiFunction<StoreCall, Taken[], CompletionStage<Void>> giveBack) {
+    private static Decision decided(StoreReply r, StoreCall call, LimitList limits, Function<Took, CompletionStage<Void>> giveBack) {
         Decision d = ReplyFolding.decision(r, call, limits);
-        if (r.allowed() && call.returnable()) {
-            d = Decisions.endingWith(d, CallEnding.of((weight, seats) -> {
-                int[] pairs = call.returnablePairs(weight, seats);
-                if (pairs.length == 0) {
-                    return CompletableFuture.completedFuture(null);
-                }
-                Taken[] taken = new Taken[pairs.length];
-                for (int j = 0; j < pairs.length; j++) {
-                    taken[j] = r.taken(pairs[j]);
-                }
-                return giveBack.apply(call.givingBack(pairs), taken);
+        if (r.allowed() && call.record()) {
+            d = Decisions.endingWith(d, CallEnding.of(parts -> {
+                Took part = Took.of(call, r).only(parts);
+                return part.isEmpty() ? CompletableFuture.completedFuture(null) : giveBack.apply(part);
             }));
         }
         return d;
     }
 
     /**
-     * Gives a call's weight back, bounded by the timeout like every store call. Never completes exceptionally:
+     * Gives back what a call took, bounded by the timeout like every store call. Never completes exceptionally:
      * weight that cannot be given back stays counted (the safe side), and the failure is logged as any other.
      */
-    private CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
-        return ask(() -> store.giveBack(call, taken), (ok, failure) -> null);
+    private CompletionStage<Void> giveBack(Took took) {
+        return ask(() -> store.giveBack(took), (ok, failure) -> null);
     }
 
     /**
@@ -173,7 +168,12 @@ public final class Decider {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
                     System.nanoTime() - started);
-            onFailure(cause);
+            if (cause instanceof CallFailure own) {
+                // the store answered: this call fails alone, every other caller still asks it
+                onCallFailure(own);
+            } else {
+                onFailure(cause);
+            }
             return then.apply(null, cause);
         });
     }
@@ -206,6 +206,22 @@ public final class Decider {
         LimitList scaledLimits = limits.scaled(onFailure);
         StoreReply r = in.decide(scaled).toCompletableFuture().join();
         return Decisions.locally(decided(r, scaled, scaledLimits, in::giveBack));
+    }
+
+    /** Logs a failure of one call alone, at most once a minute (each such call gets the failure policy). */
+    private void onCallFailure(CallFailure failure) {
+        long now = clock.millis();
+        long last = callFailureLogged;
+        if (now - last < 60_000 && last != Long.MIN_VALUE) {
+            return;
+        }
+        callFailureLogged = now;
+        LOG.log(Level.WARNING, "Throttle: " + store.describe() + " failed one call (" + store.describe(failure)
+                + "); that call is " + switch (onFailure.kind()) {
+                    case ALLOW -> "allowed without counting";
+                    case DENY -> "denied";
+                    case LOCAL -> "counted on this instance";
+                } + ", the others are decided as usual");
     }
 
     private void onFailure(Throwable cause) {

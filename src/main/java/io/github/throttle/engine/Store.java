@@ -14,13 +14,12 @@ public interface Store extends AutoCloseable {
     CompletionStage<StoreReply> decide(StoreCall call);
 
     /**
-     * Gives back the weight of an allowed call: {@code call} holds the pairs to give back (as they were
-     * decided), {@code taken} what each took, in pair order. Each pair's weight is taken from the sub-bucket it
-     * was counted or reserved in if that still holds weight in the window (never more than it holds), so counts
-     * are as if the call had not been recorded; a sub-bucket that has left the window is not touched. A seat is
-     * released: its lease, if it is still held.
+     * Gives back what an allowed call took, or a part of it ({@link Took}): each pair's weight is taken from the
+     * sub-bucket it was counted or reserved in if that still holds weight in the window (never more than it holds),
+     * so counts are as if the call had not been recorded; a sub-bucket that has left the window is not touched. A
+     * seat is released: its lease, if it is still held. Every give-back goes through here, whoever asks for it.
      */
-    CompletionStage<Void> giveBack(StoreCall call, Taken[] taken);
+    CompletionStage<Void> giveBack(Took took);
 
     /** Forgets everything counted for these keys. */
     CompletionStage<Void> reset(String... keys);

@@ -17,6 +17,7 @@ import java.lang.reflect.Method;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -88,6 +89,15 @@ public final class Limiter implements AutoCloseable {
      * @throws RuntimeException what the target's weigher throws: the call fails as the application's own error
      */
     public CompletionStage<Decision> admit(Target target, Caller caller) {
+        return decide(target, caller).thenCompose(this::turn);
+    }
+
+    /**
+     * As {@link #admit}, but completes as soon as the call is decided: one reserved ahead of now ({@link
+     * Decision#waitedMillis()}) proceeds when {@link #turn} completes, and may be undone meanwhile
+     * ({@code CallEnding#undo}), its reservation given back at once.
+     */
+    public CompletionStage<Decision> decide(Target target, Caller caller) {
         boolean report = target.report();
         Fleet f = fleet;
         String assigned = f.assignedPlan(caller);
@@ -111,7 +121,7 @@ public final class Limiter implements AutoCloseable {
                     Decisions.as(Decisions.onPlan(Decision.unmetered(), limits.plan()), Outcome.WOULD_DENY));
         }
         StoreCall call = charge.call();
-        return askStore(call, limits.limits(), limits.plan()).thenCompose(d -> {
+        return askStore(call, limits.limits(), limits.plan()).thenApply(d -> {
             Decision decided = call.record() ? d : free(d);
             Decision decision = report && !decided.allowed() ? Decisions.as(decided, Outcome.WOULD_DENY) : decided;
             Outcome outcome = decision.outcome();
@@ -122,8 +132,13 @@ public final class Limiter implements AutoCloseable {
             if (decision.waitedMillis() > 0) {
                 limits.waited(decision.waitedMillis());
             }
-            return afterWait(decision, decision);
+            return decision;
         });
+    }
+
+    /** Completes with {@code decision} when its call may proceed: at once, or when the turn it was reserved comes. */
+    public CompletionStage<Decision> turn(Decision decision) {
+        return afterWait(decision, decision);
     }
 
     /** A call whose weight is above a limit of its target: it could never pass (HTTP answers 400). */
@@ -231,13 +246,16 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return askStore(call, LimitList.of(limits), null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of((counted, seats) -> {
+        return askStore(call, LimitList.of(limits), null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of(parts -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
-            if (counted && targets.givesBackFrom(head)) {
+            if (!parts.equals(Set.of(CallEnding.Part.SEATS)) && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);
             }
-            CompletionStage<Void> back = counted ? d.ending().giveBack() : CompletableFuture.completedFuture(null);
-            return seats ? back.thenCombine(d.ending().release(), (a, b) -> null) : back;
+            if (parts.contains(CallEnding.Part.REST)) {
+                return d.ending().undo();
+            }
+            CompletionStage<Void> back = parts.contains(CallEnding.Part.WEIGHT) ? d.ending().giveBack() : CompletableFuture.completedFuture(null);
+            return parts.contains(CallEnding.Part.SEATS) ? back.thenCombine(d.ending().release(), (a, b) -> null) : back;
         }))).thenCompose(d -> afterWait(d, d));
     }
 

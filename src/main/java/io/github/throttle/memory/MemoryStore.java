@@ -8,6 +8,7 @@ import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
+import io.github.throttle.engine.Took;
 
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -185,17 +186,18 @@ public final class MemoryStore implements Store, SharedState {
     }
 
     @Override
-    public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
+    public CompletionStage<Void> giveBack(Took took) {
+        StoreCall call = took.call();
         try {
             locks.holding(call, () -> {
                 for (int k = 0; k < call.keyCount(); k++) {
                     IdentityCounts identity = identities.get(call.key(k));
                     for (int p = call.firstPair(k); identity != null && p < call.firstPair(k + 1); p++) {
                         Limit l = call.limit(p);
-                        if (taken[p] instanceof Taken.Lease lease) {
+                        if (took.taken(p) instanceof Taken.Lease lease) {
                             SeatPart.release(identity, l, lease);
                         } else {
-                            WindowPart.giveBack(identity, l, taken[p], call.weight(p));
+                            WindowPart.giveBack(identity, l, took.taken(p), call.weight(p));
                         }
                     }
                 }

@@ -2,7 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
-import io.github.throttle.engine.Taken;
+import io.github.throttle.engine.Took;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -139,12 +139,19 @@ final class GroupCommit {
         }
     }
 
-    /** Sends a refund run on its own; one that fails leaves what it would give back counted (the safe side). */
+    /**
+     * Sends a refund run on its own; one that fails leaves what it would give back counted (the safe side), and is
+     * logged ({@link ScriptRuns#refundFailed}).
+     */
     private void sendAlone(SlidingWindowScript.Run refund) {
         try {
-            runner.apply(refund);
+            runner.apply(refund).exceptionally(e -> {
+                ScriptRuns.refundFailed(e);
+                return null;
+            });
         } catch (RuntimeException e) {
             // the connection refused it: counted until it leaves its window, seats until their lease ends
+            ScriptRuns.refundFailed(e);
         }
     }
 
@@ -210,15 +217,10 @@ final class GroupCommit {
 
     /** Adds to {@code refunds} the refund of what an allowed call took, if it took anything. */
     private void refund(StoreCall call, StoreReply reply, List<SlidingWindowScript.Run> refunds) {
-        int[] taking = call.takingPairs();
-        if (!reply.allowed() || taking.length == 0) {
-            return;
+        Took took = Took.of(call, reply);
+        if (!took.isEmpty()) {
+            refunds.add(new SlidingWindowScript.Run(expirySlackMillis).refund(took));
         }
-        Taken[] taken = new Taken[taking.length];
-        for (int j = 0; j < taking.length; j++) {
-            taken[j] = reply.taken(taking[j]);
-        }
-        refunds.add(new SlidingWindowScript.Run(expirySlackMillis).refund(call.givingBack(taking), taken));
     }
 
     /** Why a run failed as a whole, or null: it failed, or it answered no call at all. */

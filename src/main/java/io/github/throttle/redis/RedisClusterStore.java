@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
+import io.github.throttle.engine.Took;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
@@ -152,41 +153,39 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                     allowed &= replies[g].allowed();
                 }
             }
-            if (allowed && answer.complete(merge(groups, replies, true))) {
-                return;
-            }
-            if (!groups.whole().record()) {
-                answer.complete(merge(groups, replies, allowed));
-                return;
-            }
-            // denied, failed, or its caller answered meanwhile: every part that recorded gives it back, and the
-            // answer waits for that
-            List<CompletableFuture<?>> refunds = new ArrayList<>();
-            for (int g = 0; g < parts.size(); g++) {
-                if (replies[g] != null && replies[g].allowed()) {
-                    refunds.add(refund(c, parts.get(g), replies[g]));
+            try {
+                if (allowed && answer.complete(merge(groups, replies, true))) {
+                    return;
                 }
-            }
-            Throwable cause = failure;
-            // a refund that fails leaves weight counted: the safe side, and the decision stands
-            CompletableFuture.allOf(refunds.toArray(CompletableFuture[]::new)).whenComplete((r, e) -> {
-                if (cause != null) {
-                    answer.completeExceptionally(cause);
+                if (groups.whole().record()) {
+                    // denied, failed, or its caller answered meanwhile: every part that recorded gives it back. The
+                    // refunds are sent before the answer is given, so this instance's next calls on those slots
+                    // meet them; the answer does not wait for their replies (a slow refund must not turn a denial
+                    // into the failure policy). One that fails leaves weight counted: the safe side.
+                    for (int g = 0; g < parts.size(); g++) {
+                        if (replies[g] != null && replies[g].allowed()) {
+                            refund(c, parts.get(g), replies[g]).exceptionally(e -> {
+                                ScriptRuns.refundFailed(e);
+                                return null;
+                            });
+                        }
+                    }
+                }
+                if (failure != null) {
+                    answer.completeExceptionally(failure);
                 } else {
                     answer.complete(merge(groups, replies, false));
                 }
-            });
+            } catch (RuntimeException | Error e) {
+                // never leave the caller waiting for its timeout
+                answer.completeExceptionally(e);
+            }
         });
     }
 
     /** Gives back what an allowed part took. */
     private CompletableFuture<List<Object>> refund(StatefulRedisClusterConnection<String, String> c, StoreCall part, StoreReply reply) {
-        int[] taking = part.takingPairs();
-        Taken[] taken = new Taken[taking.length];
-        for (int j = 0; j < taking.length; j++) {
-            taken[j] = reply.taken(taking[j]);
-        }
-        return run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part.givingBack(taking), taken)).toCompletableFuture();
+        return run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(Took.of(part, reply))).toCompletableFuture();
     }
 
     /**
@@ -246,15 +245,11 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     /** Gives back slot by slot (a failed part leaves its weight counted: the safe side). */
     @Override
-    public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
+    public CompletionStage<Void> giveBack(Took took) {
         return connection.get().thenCompose(c -> {
             List<CompletableFuture<List<Object>>> runs = new ArrayList<>();
-            for (StoreCall part : SlotGroups.of(call).parts()) {
-                Taken[] of = new Taken[part.pairCount()];
-                for (int q = 0; q < of.length; q++) {
-                    of[q] = taken[part.limitIndex(q)];
-                }
-                runs.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part, of)).toCompletableFuture());
+            for (Took part : took.byGroup(SlotHash::getSlot)) {
+                runs.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part)).toCompletableFuture());
             }
             return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new));
         });

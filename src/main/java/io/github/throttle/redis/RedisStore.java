@@ -2,7 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
-import io.github.throttle.engine.Taken;
+import io.github.throttle.engine.Took;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
@@ -61,8 +61,8 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
     }
 
     @Override
-    public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
-        return run(new SlidingWindowScript.Run(expirySlackMillis).refund(call, taken)).thenApply(reply -> null);
+    public CompletionStage<Void> giveBack(Took took) {
+        return run(new SlidingWindowScript.Run(expirySlackMillis).refund(took)).thenApply(reply -> null);
     }
 
     private CompletionStage<List<Object>> run(SlidingWindowScript.Run run) {

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs a script ({@link SlidingWindowScript}, {@link SharedSettingsScript}) by its SHA-1 and sends its text only when the server answers
@@ -45,6 +47,36 @@ final class ScriptRuns {
         });
         return result;
     }
+
+    /**
+     * Notes a give-back Redis did not take (a refund of a late reply, of a cross-slot denial): what it would have
+     * given back stays counted until it leaves its window, a seat until its lease ends — the safe side. Logged at
+     * WARNING at most once a minute, with how many failed since the last line.
+     */
+    static void refundFailed(Throwable failure) {
+        long failed = REFUNDS_FAILED.incrementAndGet();
+        long now = System.nanoTime();
+        long last = refundFailureLogged;
+        if (last != 0 && now - last < TimeUnit.MINUTES.toNanos(1)) {
+            return;
+        }
+        refundFailureLogged = now;
+        long since = failed - REFUNDS_FAILED_LOGGED.getAndSet(failed);
+        Throwable cause = unwrap(failure);
+        LOG.log(System.Logger.Level.WARNING, "Throttle: Redis did not take " + since + " give-back(s) ("
+                + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+                + "); what they would have given back stays counted until it leaves its window, seats until their lease ends");
+    }
+
+    /** How many give-backs Redis did not take, since the start. */
+    static long refundsFailed() {
+        return REFUNDS_FAILED.get();
+    }
+
+    private static final System.Logger LOG = System.getLogger("io.github.throttle");
+    private static final AtomicLong REFUNDS_FAILED = new AtomicLong();
+    private static final AtomicLong REFUNDS_FAILED_LOGGED = new AtomicLong();
+    private static volatile long refundFailureLogged;
 
     static Throwable unwrap(Throwable t) {
         while (t instanceof CompletionException && t.getCause() != null) {

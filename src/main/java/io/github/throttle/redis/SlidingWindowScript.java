@@ -1,9 +1,11 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.CallFailure;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
+import io.github.throttle.engine.Took;
 import io.lettuce.core.codec.Base16;
 
 import java.io.IOException;
@@ -96,10 +98,11 @@ public final class SlidingWindowScript {
          * Adds the refund of {@code call}'s weight (a give-back, or the undoing of a part of a call that another
          * part denied): what each pair took, as the reply of mode {@link #RECORD_AND_TELL_SUB_BUCKETS} told it.
          */
-        public Run refund(StoreCall call, Taken[] taken) {
+        public Run refund(Took took) {
+            StoreCall call = took.call();
             add(call, REFUND);
-            for (Taken t : taken) {
-                args.add(number(told(t)));
+            for (int p = 0; p < call.pairCount(); p++) {
+                args.add(number(told(took.taken(p))));
             }
             return this;
         }
@@ -169,7 +172,7 @@ public final class SlidingWindowScript {
     }
 
     /** A call the script could not decide: its writes may be partly done, the calls of its run before it stand. */
-    public static final class ScriptFailure extends IllegalStateException {
+    public static final class ScriptFailure extends CallFailure {
         ScriptFailure(String message) {
             super(message);
         }

@@ -11,6 +11,8 @@ import io.smallrye.mutiny.helpers.test.AssertSubscriber;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.netty.channel.DefaultEventLoop;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.github.throttle.testing.ThrottleClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.context.control.RequestContextController;
@@ -20,6 +22,8 @@ import org.reactivestreams.FlowAdapters;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -260,6 +264,59 @@ class AsyncMethodsTest {
             loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             worker.shutdownNow();
         }
+    }
+
+    /** One call per fixed window of two seconds; a call that does not fit waits for its turn, up to a minute. */
+    @ApplicationScoped
+    public static class Turns {
+        private final AtomicInteger runs = new AtomicInteger();
+
+        @Throttle(limit = 1, duration = 2, maxWaitMillis = 60_000)
+        public Uni<String> take() {
+            runs.incrementAndGet();
+            return Uni.createFrom().item("took");
+        }
+
+        public int runs() {
+            return runs.get();
+        }
+    }
+
+    /**
+     * Subscriptions that wait for their turn and are cancelled before it comes (their subscriber timed out) give
+     * their reservations back at once: a later caller is not held behind them. By the manual clock.
+     */
+    @Test
+    void waitingSubscriptionsCancelledBeforeTheirTurnHoldNobodyBack() throws Exception {
+        DefaultEventLoop loop = new DefaultEventLoop((java.util.concurrent.ThreadFactory) r -> new Thread(r, "app-event-loop"));
+        try (CdiContainer cdi = CdiContainer.start(TestConfig.of("throttle.clock", "manual"), Turns.class)) {
+            Turns turns = cdi.bean(Turns.class);
+            ThrottleClock clock = cdi.bean(ThrottleClock.class);
+            clock.advanceToNext(Duration.ofSeconds(2));
+            assertEquals("took", await(subscribedOn(loop, turns.take())), "the window's one call");
+
+            List<Cancellable> waiting = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                waiting.add(loop.submit(() -> turns.take().subscribe().with(item -> { }, failure -> { }))
+                        .get(AWAIT.toSeconds(), TimeUnit.SECONDS));
+            }
+            assertEquals(5, clock.waiting(), "five calls wait for the five windows ahead");
+            assertEquals(1, turns.runs());
+            waiting.forEach(Cancellable::cancel);
+
+            clock.advance(Duration.ofSeconds(2));
+            assertEquals("took", await(subscribedOn(loop, turns.take())), "the next window's call goes at once");
+            assertEquals(2, turns.runs(), "the cancelled calls never ran");
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The item of {@code uni}, subscribed on {@code loop}. */
+    private static CompletableFuture<String> subscribedOn(DefaultEventLoop loop, Uni<String> uni) {
+        CompletableFuture<String> item = new CompletableFuture<>();
+        loop.execute(() -> uni.subscribe().with(item::complete, item::completeExceptionally));
+        return item;
     }
 
     /** A subscription cancelled inside {@code onSubscribe} asks the store nothing and is charged nothing. */

@@ -50,7 +50,7 @@ class DeciderTest {
         }
 
         @Override
-        public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
+        public CompletionStage<Void> giveBack(Took took) {
             return CompletableFuture.completedFuture(null);
         }
 

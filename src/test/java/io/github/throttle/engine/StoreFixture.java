@@ -1,5 +1,7 @@
 package io.github.throttle.engine;
 
+import io.github.throttle.CallEnding;
+import java.util.EnumSet;
 import io.github.throttle.Decision;
 
 import java.time.Instant;
@@ -98,23 +100,26 @@ public interface StoreFixture {
     /** Gives back the weight of an allowed call and releases its seats, as its caller does. */
     default void giveBack(Charge c) {
         assertTrue(c.allowed(), "only an allowed call recorded weight");
-        int[] pairs = c.call().returnablePairs();
-        Taken[] taken = new Taken[pairs.length];
-        for (int j = 0; j < pairs.length; j++) {
-            taken[j] = c.reply().taken(pairs[j]);
+        giveBack(Took.of(c.call(), c.reply()).only(EnumSet.of(CallEnding.Part.WEIGHT, CallEnding.Part.SEATS)));
+    }
+
+    /** Undoes an allowed call: everything it took comes back, as for a call that never ran. */
+    default void undo(Charge c) {
+        assertTrue(c.allowed(), "only an allowed call recorded weight");
+        giveBack(Took.of(c.call(), c.reply()));
+    }
+
+    /** Gives {@code took} back through the store. */
+    private void giveBack(Took took) {
+        if (!took.isEmpty()) {
+            store().giveBack(took).toCompletableFuture().join();
         }
-        store().giveBack(c.call().givingBack(pairs), taken).toCompletableFuture().join();
     }
 
     /** Releases the seats of an allowed call, as a call that ends does; its rate weight stays counted. */
     default void release(Charge c) {
         assertTrue(c.allowed(), "only an allowed call holds seats");
-        int[] pairs = c.call().returnablePairs(false, true);
-        Taken[] leases = new Taken[pairs.length];
-        for (int j = 0; j < pairs.length; j++) {
-            leases[j] = c.reply().taken(pairs[j]);
-        }
-        store().giveBack(c.call().givingBack(pairs), leases).toCompletableFuture().join();
+        giveBack(Took.of(c.call(), c.reply()).only(EnumSet.of(CallEnding.Part.SEATS)));
     }
 
     /** A recorded call of weight {@code w} on every limit of {@code key}, that may wait {@code maxWait} ms. */

@@ -12,6 +12,7 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Store;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.Took;
 import io.github.throttle.engine.Taken;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.memory.MemoryStore;
@@ -87,8 +88,8 @@ class PlansTest {
         }
 
         @Override
-        public CompletionStage<Void> giveBack(StoreCall call, Taken[] taken) {
-            return store.giveBack(call, taken);
+        public CompletionStage<Void> giveBack(Took took) {
+            return store.giveBack(took);
         }
 
         @Override

@@ -1,7 +1,9 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.CallEnding;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.Took;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
 import io.github.throttle.memory.MemoryStore;
@@ -12,6 +14,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -99,17 +102,14 @@ class MixedCallsAgreeTest {
                     int i = rnd.nextInt(taken.size());
                     StoreCall ended = taken.remove(i);
                     StoreReply reply = takenReplies.remove(i);
-                    int[] pairs = rnd.nextBoolean() ? ended.returnablePairs() : ended.takingPairs();
-                    if (pairs.length == 0) {
+                    // what a success gives back, or the whole call undone
+                    Took back = rnd.nextBoolean() ? Took.of(ended, reply).only(EnumSet.of(CallEnding.Part.WEIGHT,
+                            CallEnding.Part.SEATS)) : Took.of(ended, reply);
+                    if (back.isEmpty()) {
                         continue;
                     }
-                    Taken[] in = new Taken[pairs.length];
-                    for (int j = 0; j < pairs.length; j++) {
-                        in[j] = reply.taken(pairs[j]);
-                    }
-                    StoreCall back = ended.givingBack(pairs);
-                    inMemory.giveBack(back, in).toCompletableFuture().join();
-                    SlidingWindowScript.Run refund = new SlidingWindowScript.Run(7 * DAY).refund(back, in);
+                    inMemory.giveBack(back).toCompletableFuture().join();
+                    SlidingWindowScript.Run refund = new SlidingWindowScript.Run(7 * DAY).refund(back);
                     ScriptRuns.run(connection.async(), refund.keys(), refund.args()).toCompletableFuture().join();
                     givenBack++;
                 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,6 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -142,6 +145,26 @@ public class RedisClusterStoreTest extends StoreContract {
                 .add(oneSlot[0], perSecond, 1, 0).add(oneSlot[1], perSecond, 1, 0).build()).reply();
         assertTrue(reserved.allowed(), "keys of one slot: reserved");
         assertEquals(900, reserved.delayMillis());
+    }
+
+    /**
+     * A call spanning two slots, one of which the script cannot decide (its key holds a string), is answered with
+     * that failure at once, whatever its weight: a free call (weight 0) too, whose figures of the failed slot are
+     * missing. Its caller never waits for the timeout, and the cause is the real one.
+     */
+    @Test
+    void aCallAcrossSlotsWithOneFailedSlotFailsWithItsCauseAtOnce() throws Exception {
+        Limit perSecond = Limit.fixed(5, SECOND);
+        String fine = freshKeyOn(0);
+        String broken = freshKeyOn(1);
+        cluster.node(cluster.owner(SlotHash.getSlot(broken))).set(broken, "not a hash");
+        for (long weight : new long[] {0, 1}) {
+            StoreCall across = StoreCall.builder(SIX_PM, weight > 0).add(fine, perSecond, weight, 0).add(broken, perSecond, weight, 1).build();
+            ExecutionException failed = assertThrows(ExecutionException.class,
+                    () -> store.decide(across).toCompletableFuture().get(60, TimeUnit.SECONDS), "weight " + weight);
+            assertInstanceOf(SlidingWindowScript.ScriptFailure.class, failed.getCause(), "weight " + weight);
+        }
+        assertEquals(5, peek(SIX_PM + 100, fine, perSecond).remaining(), "nothing left recorded on the slot that answered");
     }
 
     /** A fresh key served by primary {@code node}. */

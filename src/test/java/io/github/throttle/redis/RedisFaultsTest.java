@@ -122,6 +122,33 @@ public class RedisFaultsTest {
         }
     }
 
+    /**
+     * A call the script cannot decide (its key holds a string: Redis refuses the script's commands on it) fails
+     * alone: it gets the failure policy, and every other caller is still decided by Redis — no failure episode
+     * starts, even under {@code deny}.
+     */
+    @Test
+    void oneCallsScriptFailureIsThatCallsAlone() throws Exception {
+        try (RedisProcess redis = RedisProcess.start();
+             RedisStore store = new RedisStore(redis.uri(), Duration.ofSeconds(10));
+             Admin admin = new Admin(redis)) {
+            warm(store);
+            Outcomes outcomes = new Outcomes();
+            // the open period is longer than the test: an episode, once started, would refuse every call after it
+            Decider decider = new Decider(store, new MutableClock(0), false, Duration.ofSeconds(10), FailurePolicy.DENY,
+                    Duration.ofMinutes(10), outcomes);
+            admin.connection.sync().set("broken", "not a hash");
+            Decision failed = decider.ask(call("broken"), quotas).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertFalse(failed.allowed(), "the failing call gets the failure policy: " + failed);
+            assertEquals(1, outcomes.of(StoreCallTimer.FAILURE), outcomes.toString());
+            for (int i = 0; i < 3; i++) {
+                Decision d = decider.ask(call("fine"), quotas).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                assertTrue(d.allowed() && !d.isUnmetered(), "decided by Redis: " + d);
+                assertEquals(limit.limit() - 1 - i, d.remaining());
+            }
+        }
+    }
+
     @Test
     void afterAnEmptyRestartCountingResumesByItselfAndNoCallFails() {
         try (RedisProcess redis = RedisProcess.start();

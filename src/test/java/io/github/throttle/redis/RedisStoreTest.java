@@ -7,6 +7,7 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreContract;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
+import io.github.throttle.engine.Took;
 import io.github.throttle.testing.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -205,7 +206,8 @@ public class RedisStoreTest extends StoreContract {
 
     private static void refund(long now, String key, Limit limit, long weight, List<Object> recorded) {
         StoreCall c = StoreCall.builder(now, true).add(key, limit, weight, 0).build();
-        SlidingWindowScript.Run run = new SlidingWindowScript.Run(0).refund(c, new Taken[] {new Taken.Counted((Long) recorded.get(3))});
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(0).refund(Took.of(c,
+                new StoreReply(true, new long[3], new Taken[] {new Taken.Counted((Long) recorded.get(3))})));
         commands.evalsha(SlidingWindowScript.SHA1, io.lettuce.core.ScriptOutputType.MULTI, run.keys(), run.args());
     }
 

@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
+import io.github.throttle.engine.Took;
 import io.github.throttle.engine.Taken;
 import io.github.throttle.testing.RedisProcess;
 import io.lettuce.core.RedisURI;
@@ -164,7 +165,7 @@ class RunsAtMostOnceTest {
             StoreReply taken = store.decide(record("once:w", window)).toCompletableFuture().get(30, TimeUnit.SECONDS);
             assertEquals(7, taken.remaining(0));
             cut = proxy.cutNextReplyAfter(cutAfterMillis);
-            CompletableFuture<Void> refund = store.giveBack(record("once:w", window), new Taken[] {taken.taken(0)})
+            CompletableFuture<Void> refund = store.giveBack(Took.of(record("once:w", window), taken))
                     .toCompletableFuture();
             cut.get(30, TimeUnit.SECONDS);
             assertThrows(Exception.class, () -> refund.get(30, TimeUnit.SECONDS), "its reply never came");

@@ -1,7 +1,9 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.CallEnding;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.Took;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
 import io.github.throttle.memory.MemoryStore;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -55,7 +58,7 @@ class StoresAgreeTest {
         int reserved = 0;
         // allowed calls whose weight may still be given back
         List<StoreCall> returnable = new ArrayList<>();
-        List<Taken[]> recordedIn = new ArrayList<>();
+        List<StoreReply> recordedIn = new ArrayList<>();
         try (RedisProcess redis = RedisProcess.start();
              RedisStore viaRedis = new RedisStore(RedisURI.create(redis.uri()), Duration.ofSeconds(10), 7 * DAY);
              MemoryStore inMemory = new MemoryStore(clock, 7 * DAY)) {
@@ -67,19 +70,12 @@ class StoresAgreeTest {
                     // through both stores
                     int i = rnd.nextInt(returnable.size());
                     StoreCall ended = returnable.remove(i);
-                    Taken[] all = recordedIn.remove(i);
-                    int[] pairs = ended.returnablePairs(rnd.nextBoolean(), true);
-                    int[] every = ended.returnablePairs();
-                    Taken[] in = new Taken[pairs.length];
-                    for (int j = 0, q = 0; j < every.length; j++) {
-                        if (q < pairs.length && every[j] == pairs[q]) {
-                            in[q++] = all[j];
-                        }
-                    }
-                    if (pairs.length > 0) {
-                        StoreCall back = ended.givingBack(pairs);
-                        inMemory.giveBack(back, in).toCompletableFuture().join();
-                        viaRedis.giveBack(back, in).toCompletableFuture().join();
+                    StoreReply reply = recordedIn.remove(i);
+                    Took back = Took.of(ended, reply).only(rnd.nextBoolean()
+                            ? EnumSet.of(CallEnding.Part.WEIGHT, CallEnding.Part.SEATS) : EnumSet.of(CallEnding.Part.SEATS));
+                    if (!back.isEmpty()) {
+                        inMemory.giveBack(back).toCompletableFuture().join();
+                        viaRedis.giveBack(back).toCompletableFuture().join();
                         givenBack++;
                     }
                 }
@@ -120,12 +116,7 @@ class StoresAgreeTest {
                     }
                     if (call.returnable()) {
                         returnable.add(call);
-                        int[] pairs = call.returnablePairs();
-                        Taken[] in = new Taken[pairs.length];
-                        for (int j = 0; j < pairs.length; j++) {
-                            in[j] = expected.taken(pairs[j]);
-                        }
-                        recordedIn.add(in);
+                        recordedIn.add(expected);
                     }
                 } else {
                     denied++;

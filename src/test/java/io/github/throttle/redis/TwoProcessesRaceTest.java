@@ -1,7 +1,9 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.CallEnding;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.Took;
 import io.github.throttle.testing.RedisProcess;
 import io.github.throttle.testing.TwoProcesses;
 import io.lettuce.core.RedisClient;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -135,7 +138,7 @@ class TwoProcessesRaceTest {
                             if (!succeeds) {
                                 return CompletableFuture.completedFuture(w);
                             }
-                            return store.giveBack(call, reply.taken()).thenApply(x -> 0L);
+                            return store.giveBack(Took.of(call, reply).only(EnumSet.of(CallEnding.Part.WEIGHT))).thenApply(x -> 0L);
                         }));
                     }
                     long allowed = 0;

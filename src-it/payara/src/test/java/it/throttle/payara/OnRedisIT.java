@@ -1,6 +1,7 @@
 package it.throttle.payara;
 
 import io.github.throttle.testing.RedisProcess;
+import it.throttle.scenarios.AsyncBodyScenarios;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.InFlightScenarios;
 import it.throttle.scenarios.MetricsAndHealthScenarios;
@@ -16,7 +17,7 @@ import java.util.Map;
 /** The scenarios on Payara Micro counting in a real Redis, configured by the THROTTLE_REDIS_URI environment variable. */
 class OnRedisIT extends PayaraSuite
         implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, MetricsAndHealthScenarios, PayaraScenarios,
-        OnRedisAllowing {
+        OnRedisAllowing, AsyncBodyScenarios {
 
     private static RedisProcess redis;
     private static PayaraMicro payara;

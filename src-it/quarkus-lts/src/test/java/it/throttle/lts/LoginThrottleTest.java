@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,6 +26,7 @@ class LoginThrottleTest {
     @Inject ThrottleClock clock;
     @Inject ThrottleAdmin admin;
 
+    @BeforeEach void freshWindow() { clock.advanceToNext(Duration.ofMinutes(1)); }
     @AfterEach void forget() { admin.resetAll(); }
 
     @Test void theSixthLoginInAMinuteWaitsAMinute() {
@@ -36,5 +38,12 @@ class LoginThrottleTest {
 
     @Test void eachTestStartsFromZero() {
         for (int i = 0; i < 5; i++) given().post("/login").then().statusCode(200);
+    }
+
+    @Test void anEarlierMoveOfTheClockChangesNothing() {
+        clock.advance(Duration.ofSeconds(10));
+        clock.advanceToNext(Duration.ofMinutes(1));
+        for (int i = 0; i < 5; i++) given().post("/login").then().statusCode(200);
+        given().post("/login").then().statusCode(429).header("Retry-After", "60");
     }
 }

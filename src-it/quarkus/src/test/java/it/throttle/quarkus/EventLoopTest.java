@@ -184,6 +184,35 @@ class EventLoopTest {
         given().get("/quarkus/bean-uni").then().statusCode(429).header("Retry-After", matchesPattern("\\d+"));
     }
 
+    /**
+     * A throttled bean method's body runs where its caller is: a worker that calls it (or subscribes to its
+     * {@code Uni}) waits for the decision and runs the body itself, in its own scopes; a caller on the event loop
+     * goes on on the event loop. A refusal lands by the same rule: the application's callback runs on the worker.
+     */
+    @Test
+    void aThrottledBeanMethodsBodyRunsWhereItsCallerIs() {
+        for (int i = 0; i < 3; i++) {
+            sameThread(given().get("/quarkus/landing/stage-worker").then().statusCode(200).extract().asString(), "executor-thread");
+            sameThread(given().get("/quarkus/landing/uni-worker").then().statusCode(200).extract().asString(), "executor-thread");
+            sameThread(given().get("/quarkus/landing/stage-loop").then().statusCode(200).extract().asString(), "vert.x-eventloop-thread");
+            sameThread(given().get("/quarkus/landing/uni-loop").then().statusCode(200).extract().asString(), "vert.x-eventloop-thread");
+        }
+        // one call an hour: the first (in this test or an earlier run of the class) may pass; the later are refused
+        given().get("/quarkus/landing/scarce-worker").then().statusCode(200);
+        for (int i = 0; i < 2; i++) {
+            String refused = given().get("/quarkus/landing/scarce-worker").then().statusCode(200).extract().asString();
+            String caller = refused.replaceAll("^caller=(\\S+) .*$", "$1");
+            assertEquals("caller=" + caller + " refused-on=" + caller, refused);
+            assertTrue(caller.startsWith("executor-thread"), refused);
+        }
+    }
+
+    /** {@code caller=<t> body=<t>} with one thread, of the kind named. */
+    private static void sameThread(String answer, String kind) {
+        String caller = answer.replaceAll("^caller=(\\S+) .*$", "$1");
+        assertEquals("caller=" + caller + " body=" + caller, answer);
+        assertTrue(caller.startsWith(kind), answer);
+    }
 
     /** The number that follows {@code name} in a space-separated answer ({@code waited 9512 reset 9512 ...}). */
     private static long figure(String answer, String name) {

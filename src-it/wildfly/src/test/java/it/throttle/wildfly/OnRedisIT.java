@@ -1,6 +1,7 @@
 package it.throttle.wildfly;
 
 import io.github.throttle.testing.RedisProcess;
+import it.throttle.scenarios.AsyncBodyScenarios;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.InFlightScenarios;
 import it.throttle.scenarios.MetricsAndHealthScenarios;
@@ -19,7 +20,7 @@ import java.util.Map;
  */
 class OnRedisIT extends WildFlySuite
         implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, MetricsAndHealthScenarios, WildFlyScenarios,
-        OnRedisAllowing {
+        OnRedisAllowing, AsyncBodyScenarios {
 
     private static RedisProcess redis;
     private static WildFly server;

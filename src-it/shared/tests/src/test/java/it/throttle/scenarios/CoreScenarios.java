@@ -50,6 +50,37 @@ public interface CoreScenarios extends Client {
         assertEquals(retry, Long.parseLong(t), "RateLimit t of the violated policy is the Retry-After");
     }
 
+    /**
+     * API-first code: {@code @GET @Throttle} on an interface method, the resource class implementing it carries only
+     * its {@code @Path}. Each implementing class counts apart, under configuration keys of its own.
+     */
+    @Test
+    default void aLimitDeclaredOnAnInterfaceMethodApplies() {
+        String who = "10.12." + rnd() + "." + rnd();
+        for (int i = 1; i <= 2; i++) {
+            as(who).get("/it/iface/x").then().statusCode(200).body(equalTo("iface"))
+                    .header("RateLimit-Policy", equalTo("\"1h\";q=2;w=3600"));
+        }
+        as(who).get("/it/iface/x").then().statusCode(429);
+        // another class implementing the interface: a bucket of its own, and its key names that class
+        for (int i = 1; i <= 3; i++) {
+            as(who).get("/it/iface-other/x").then().statusCode(200).body(equalTo("other"))
+                    .header("RateLimit-Policy", equalTo("\"1h\";q=3;w=3600"));
+        }
+        as(who).get("/it/iface-other/x").then().statusCode(429);
+    }
+
+    /** A limit declared on a superclass method that the resource class overrides without annotations. */
+    @Test
+    default void aLimitDeclaredOnAnOverriddenSuperclassMethodApplies() {
+        String who = "10.13." + rnd() + "." + rnd();
+        for (int i = 1; i <= 2; i++) {
+            as(who).get("/it/sub/y").then().statusCode(200).body(equalTo("sub"))
+                    .header("RateLimit-Policy", equalTo("\"1h\";q=2;w=3600"));
+        }
+        as(who).get("/it/sub/y").then().statusCode(429);
+    }
+
     @Test
     default void endpointsWithoutThrottleCarryNoFields() {
         me().get("/it/open").then().statusCode(200).header("RateLimit", nullValue()).header("RateLimit-Policy", nullValue());

@@ -1,0 +1,12 @@
+package io.github.throttle.engine;
+
+/**
+ * A failure of one store call alone: the store answered, and the calls around it stand. The call gets the failure
+ * policy; no failure episode starts, so no other caller is affected.
+ */
+public class CallFailure extends IllegalStateException {
+
+    public CallFailure(String message) {
+        super(message);
+    }
+}
