@@ -118,6 +118,13 @@ public interface ThrottleAdmin {
     void resetAll();
 
     /**
+     * The longest {@link #resetAll()} waits for the store: it walks every key of counts, which on a large Redis takes
+     * longer than one decision's timeout. A reset not done by then fails, having deleted some counts and not others
+     * (calling it again finishes it); every instance's deny cache still forgets its denials.
+     */
+    java.time.Duration RESET_ALL_BOUND = java.time.Duration.ofSeconds(60);
+
+    /**
      * The identities with the most denied calls in a bucket over the last minute, over every instance.
      *
      * @param bucket the bucket

@@ -132,7 +132,8 @@ public final class Administration {
         List<Limit> windows = windowsOf(limits);
         Decision d = shared.wait(limiter.acquire(bucket, identity, 0, false, windows, 0),
                 "read the usage of " + LoggedIdentity.of(identity) + " in " + bucket);
-        if (d.isUnmetered()) {
+        if (d.isUnmetered() || d.isLocal()) {
+            // what this instance counts on its own meanwhile (on-store-failure=local) is not the fleet's usage
             throw new IllegalStateException("the " + store + " could not be asked for the usage of "
                     + LoggedIdentity.of(identity) + " in " + bucket);
         }
@@ -195,10 +196,25 @@ public final class Administration {
                 "counts of " + logged + " in bucket " + bucket + " reset"), principal);
     }
 
-    /** As {@link ThrottleAdmin#resetAll}: every count goes, and every instance's deny cache forgets its denials. */
+    /**
+     * As {@link ThrottleAdmin#resetAll}: every count goes, and every instance's deny cache forgets its denials. It
+     * walks the whole keyspace of counts, so it is bounded by {@link ThrottleAdmin#RESET_ALL_BOUND}, not by the
+     * store's timeout. One that fails part-way has deleted some counts and not others: every instance still forgets
+     * its denials (the mark is written either way), and calling it again finishes it.
+     */
     public void resetAll(String principal) {
-        shared.wait(limiter.resetAll(), "reset every count");
-        change(new SharedChange("reset", "*|*|" + clock.millis(), "the reset of every count", "every count reset"), principal);
+        SharedChange mark = new SharedChange("reset", "*|*|" + clock.millis(), "the reset of every count", "every count reset");
+        try {
+            shared.wait(limiter.resetAll(), "reset every count", ThrottleAdmin.RESET_ALL_BOUND);
+        } catch (RuntimeException e) {
+            try {
+                change(mark, principal);
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
+            throw e;
+        }
+        change(mark, principal);
     }
 
     /** As {@link ThrottleAdmin#topDenied}. */

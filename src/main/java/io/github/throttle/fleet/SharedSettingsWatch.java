@@ -81,8 +81,13 @@ final class SharedSettingsWatch implements AutoCloseable {
      * @param doing what the call does, for the message of a failure: {@code keep ...}, {@code read ...}
      */
     <T> T wait(java.util.concurrent.CompletionStage<T> call, String doing) {
+        return wait(call, doing, timeout);
+    }
+
+    /** As {@link #wait(java.util.concurrent.CompletionStage, String)}, waiting at most {@code bound}. */
+    <T> T wait(java.util.concurrent.CompletionStage<T> call, String doing, java.time.Duration bound) {
         try {
-            return call.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return call.toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the " + store.describe() + " was asked to " + doing, e);

@@ -268,8 +268,9 @@ public final class Limiter implements AutoCloseable {
 
     /** Forgets every count of every bucket and identity; assignments and overrides stay. */
     public CompletionStage<Void> resetAll() {
-        denyCache.clear();
-        return decider.store().resetAll(codec);
+        // denials are forgotten once the counts are gone (a call denied meanwhile is not remembered past them), and
+        // after a reset that failed part-way too
+        return decider.store().resetAll(codec).whenComplete((done, failure) -> denyCache.clear());
     }
 
     /** The targets of this application, as built so far. */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
@@ -26,6 +27,12 @@ import java.util.concurrent.Executor;
  * identity whose weight has all left its longest window is evicted by the {@link Sweeper}.
  */
 public final class MemoryStore implements Store, SharedState {
+
+    /**
+     * The highest lease id given by seats that a reset forgot (0 before any): seats taken after it give higher ids,
+     * so that the release of a call still running from before the reset never frees a later call's seat.
+     */
+    private final AtomicLong leaseFloor = new AtomicLong();
 
     private final InstantSource clock;
     private final long expirySlackMillis;
@@ -172,10 +179,15 @@ public final class MemoryStore implements Store, SharedState {
         IdentityCounts identity = identities.computeIfAbsent(call.key(k), key -> new IdentityCounts());
         boolean started = false;
         long longest = 0;
+        long floor = leaseFloor.get();
         for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
             if (call.sharesCountWith(p) >= 0) {
                 // recorded once, through the earlier pair whose count it shares
                 continue;
+            }
+            if (floor > 0 && call.limit(p).inFlight() && call.weight(p) > 0) {
+                // after a reset, a seat never gets the lease id of a call still running from before it
+                identity.seatsOrAdd(call.limit(p)).idsAbove(floor);
             }
             longest = Math.max(longest, seen[p].record(identity, call.limit(p), call.weight(p), now));
             started |= seen[p].started;
@@ -213,10 +225,21 @@ public final class MemoryStore implements Store, SharedState {
     public CompletionStage<Void> reset(String... keys) {
         for (String key : keys) {
             synchronized (locks.of(key)) {
-                identities.remove(key);
+                forget(key);
             }
         }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Forgets an identity; the lease ids it gave stay given (under its lock). */
+    private void forget(String key) {
+        IdentityCounts gone = identities.remove(key);
+        if (gone != null) {
+            long last = gone.lastLeaseId();
+            if (last > 0) {
+                leaseFloor.accumulateAndGet(last, Math::max);
+            }
+        }
     }
 
     @Override
@@ -224,7 +247,7 @@ public final class MemoryStore implements Store, SharedState {
         for (String key : identities.keySet()) {
             if (codec.isCounts(key)) {
                 synchronized (locks.of(key)) {
-                    identities.remove(key);
+                    forget(key);
                 }
             }
         }

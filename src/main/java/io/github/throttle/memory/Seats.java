@@ -23,6 +23,16 @@ final class Seats extends Counter {
         super(window);
     }
 
+    /** The last lease id given. */
+    long lastId() {
+        return lastId;
+    }
+
+    /** Makes the next lease id higher than {@code floor}. */
+    void idsAbove(long floor) {
+        lastId = Math.max(lastId, floor);
+    }
+
     /** Weight held at {@code now}: that of the leases that end after it. */
     long used(long now) {
         long used = 0;

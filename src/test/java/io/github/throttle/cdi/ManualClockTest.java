@@ -40,8 +40,52 @@ class ManualClockTest {
         }
     }
 
+    /** One export at a time; each runs until the test finishes it. */
+    @ApplicationScoped
+    public static class Exports {
+        private final java.util.concurrent.BlockingQueue<CompletableFuture<String>> running = new java.util.concurrent.LinkedBlockingQueue<>();
+
+        @Throttle(limit = 1, duration = 10, unit = ChronoUnit.MINUTES, inFlight = true)
+        public CompletableFuture<String> export() {
+            CompletableFuture<String> f = new CompletableFuture<>();
+            running.add(f);
+            return f;
+        }
+
+        public CompletableFuture<String> next() throws InterruptedException {
+            return running.poll(30, TimeUnit.SECONDS);
+        }
+    }
+
     private static CdiContainer manual() {
-        return CdiContainer.start(TestConfig.of("throttle.clock", "manual"), Logins.class, ThrottleAdminBean.class, ThrottlerBean.class);
+        return CdiContainer.start(TestConfig.of("throttle.clock", "manual"), Logins.class, Exports.class, ThrottleAdminBean.class,
+                ThrottlerBean.class);
+    }
+
+    /**
+     * The clock stands still across {@code resetAll()}: a seat taken after it never gets the lease of a call still
+     * running from before it, whose end would free the new seat (two in flight against a limit of one).
+     */
+    @Test
+    void aCallRunningAcrossAResetNeverFreesALaterCallsSeat() throws Exception {
+        try (CdiContainer cdi = manual()) {
+            Exports exports = cdi.bean(Exports.class);
+            ThrottleAdmin admin = cdi.bean(ThrottleAdmin.class);
+            CompletableFuture<String> before = exports.export();
+            CompletableFuture<String> beforeRuns = exports.next();
+            admin.resetAll();
+            CompletableFuture<String> after = exports.export();
+            CompletableFuture<String> afterRuns = exports.next();
+            assertFalse(after.isCompletedExceptionally(), "the reset forgot the running call's seat");
+
+            beforeRuns.complete("done");
+            assertEquals("done", before.get(30, TimeUnit.SECONDS));
+            CompletableFuture<String> third = exports.export();
+            assertTrue(third.isCompletedExceptionally(), "the call after the reset still holds the one seat");
+            afterRuns.complete("done");
+            assertEquals("done", after.get(30, TimeUnit.SECONDS));
+            assertFalse(exports.export().isCompletedExceptionally(), "its end freed it");
+        }
     }
 
     @Test

@@ -319,6 +319,23 @@ class AdminTest {
         }
     }
 
+    /**
+     * While Redis fails under {@code on-store-failure=local}, this instance counts on its own, against scaled
+     * limits: that is not the usage asked for, and usage says the store could not be asked rather than a figure.
+     */
+    @Test
+    void usageWhileTheStoreFailsUnderLocalCountingSaysSoRatherThanAFigure() {
+        try (RedisProcess redis = RedisProcess.start();
+             Limiter l = limiter(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock,
+                     TestConfig.of("throttle.time-source", "client", "throttle.on-store-failure", "local"))) {
+            assertEquals(0, admin(l).usage("search", "", "key:acme").get(0).used(), "asked of Redis");
+            redis.kill();
+            assertTrue(allowed(l, "search", key("acme")), "counted on this instance");
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> admin(l).usage("search", "", "key:acme"));
+            assertTrue(e.getMessage().contains("could not be asked for the usage"), e.getMessage());
+        }
+    }
+
     @Test
     void usageFollowsThePlanOfAnAssignmentAndChargesNothing() {
         try (Limiter l = limiter(new MemoryStore(clock), clock)) {
