@@ -4,7 +4,10 @@ Shared settings: one hash every instance reads, holding the settings field by fi
   '#log:<version>'  the field that write changed, for the last ARGV[3] writes, so that an instance holding
                     version V reads what changed after V, not every field.
 A write by an earlier release moves '#version' on without a '#log:' field: a reader finds the gap and reads
-every field. Only hash commands (HGET HSET HDEL HINCRBY HGETALL), on the one key.
+every field. A hash made anew (the first write, or the first after the store lost the hash: a restart without
+persistence, a failover to a replica that never had it) starts '#version' at the server's time in microseconds,
+above any version an instance can hold from before, so that the gap makes every instance read every field once.
+Only hash commands (HGET HSET HDEL HINCRBY HGETALL) on the one key, and TIME.
 
 KEYS[1]  the hash
 ARGV[1]  'write' or 'read'
@@ -19,16 +22,24 @@ read:   ARGV[2] the version held (0: none)
 ]]
 local hash = KEYS[1]
 local kept = tonumber(ARGV[3])
+-- a version as a field name: every digit (Lua writes numbers above 10^14 with an exponent)
+local function log(v)
+  return '#log:' .. string.format('%.0f', v)
+end
 
 if ARGV[1] == 'write' then
+  if not redis.call('HGET', hash, '#version') then
+    local t = redis.call('TIME')
+    redis.call('HSET', hash, '#version', string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2])))
+  end
   local version = redis.call('HINCRBY', hash, '#version', 1)
   if ARGV[4] == '1' then
     redis.call('HSET', hash, ARGV[2], ARGV[5])
   else
     redis.call('HDEL', hash, ARGV[2])
   end
-  redis.call('HSET', hash, '#log:' .. version, ARGV[2])
-  redis.call('HDEL', hash, '#log:' .. (version - kept))
+  redis.call('HSET', hash, log(version), ARGV[2])
+  redis.call('HDEL', hash, log(version - kept))
   return {version}
 end
 
@@ -56,7 +67,7 @@ end
 local seen = {}
 local reply = {version, 'changed'}
 for v = held + 1, version do
-  local field = redis.call('HGET', hash, '#log:' .. v)
+  local field = redis.call('HGET', hash, log(v))
   if not field then
     return every()
   end

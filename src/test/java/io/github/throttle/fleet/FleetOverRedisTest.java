@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
 
 import static io.github.throttle.fleet.FleetInstances.admin;
@@ -58,6 +60,44 @@ class FleetOverRedisTest {
             assertEquals(Optional.of("pro"), call(one, key("both")).plan());
             assertEquals(Optional.of("unlimited"), call(one, key("b299")).plan());
             assertEquals(Optional.of("unlimited"), call(two, key("b0")).plan());
+        }
+    }
+
+    /**
+     * Redis restarts without persistence and loses the shared settings; changes made after it are numbered anew.
+     * An instance holding a version from before reads every field once, however many changes followed the loss.
+     */
+    @Test
+    void changesMadeAfterTheStoreLostTheSettingsReachAnInstanceHoldingAnOlderVersion() {
+        try (RedisProcess redis = RedisProcess.start();
+             Limiter one = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock);
+             Limiter two = FleetInstances.start(RedisStores.open(redis.uri(), false, Duration.ofSeconds(5)), clock)) {
+            for (int i = 0; i < 3; i++) {
+                admin(one).assign("key:before" + i, "pro", null, "ops");
+            }
+            fleet(two).poll();
+            assertEquals(Optional.of("pro"), call(two, key("before2")).plan());
+
+            redis.restart();
+            // once reconnected: as many changes after the loss as before it, then one more (numbered from 1, the
+            // versions would pass the one held)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try {
+                    admin(one).assign("key:after0", "unlimited", null, "ops");
+                    break;
+                } catch (IllegalStateException notYet) {
+                    assertTrue(System.nanoTime() < deadline, "not reconnected within 30 s: " + notYet);
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                }
+            }
+            for (int i = 1; i < 4; i++) {
+                admin(one).assign("key:after" + i, "unlimited", null, "ops");
+            }
+            fleet(two).poll();
+            assertEquals(Optional.of("unlimited"), call(two, key("after0")).plan(), "the first change after the loss");
+            assertEquals(Optional.of("unlimited"), call(two, key("after3")).plan());
+            assertEquals(admin(one).assignments(), admin(two).assignments(), "both apply what the store holds");
         }
     }
 
