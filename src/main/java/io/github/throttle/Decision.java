@@ -99,9 +99,34 @@ public final class Decision {
         if (!allowed && retry <= 0) {
             throw new IllegalArgumentException("a denied decision needs a violated quota with a wait > 0");
         }
-        Policies against = policies != null && policies.describe(quotas) ? policies : Policies.describing(quotas);
+        Policies against = policies != null && describe(policies, quotas) ? policies : policiesOf(quotas);
         return new Decision(allowed ? Outcome.ALLOWED : Outcome.DENIED, allowed, remaining, allowed ? 0 : retry, reset,
                 quotas, against, null, CallEnding.NONE, 0);
+    }
+
+    /** The policies the figures of {@code quotas} were taken against, in their order. */
+    private static Policies policiesOf(List<Quota> quotas) {
+        List<Policies.Policy> list = new java.util.ArrayList<>(quotas.size());
+        for (Quota q : quotas) {
+            list.add(new Policies.Policy(q.policy(), q.limit(), q.windowMillis(), q.inFlight()));
+        }
+        return Policies.of(list);
+    }
+
+    /** Whether {@code policies} are those of {@code quotas}, one each, in the same order. */
+    private static boolean describe(Policies policies, List<Quota> quotas) {
+        List<Policies.Policy> list = policies.list();
+        if (quotas.size() != list.size()) {
+            return false;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            Policies.Policy p = list.get(i);
+            Quota q = quotas.get(i);
+            if (!p.name().equals(q.policy()) || p.limit() != q.limit() || p.windowMillis() != q.windowMillis() || p.inFlight() != q.inFlight()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** @return the decision taken when the store could not be asked and failures are configured to allow: allowed, uncounted, with no figures */

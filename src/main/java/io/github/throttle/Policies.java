@@ -1,16 +1,15 @@
 package io.github.throttle;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The limits a decision was taken against, as clients see them: per {@linkplain Decision#quotas() quota}, in the
- * same order, its policy name, limit, window and whether it counts calls in progress. What does not change from
+ * The limits a decision was taken against, as clients see them: per quota of the decision, in the same order, its
+ * policy name, limit, window and whether it counts calls in progress. What does not change from
  * call to call: built once per set of limits (once more for the scaled limits of local counting) and shared,
  * immutable, by every decision taken against them; an adapter keeps its one rendering of it (a response field)
- * here, made on first use. Not for applications: they read {@link Decision#quotas()}.
+ * here, made on first use. Not for applications: they read a decision's quotas. It knows nothing of decisions.
  */
 public final class Policies {
 
@@ -23,7 +22,7 @@ public final class Policies {
     /**
      * One limit as clients see it.
      *
-     * @param name         the policy name ({@link Decision.Quota#policy()})
+     * @param name         the policy name
      * @param limit        weight allowed per window
      * @param windowMillis window length (for an in-flight limit, the lease), in milliseconds
      * @param inFlight     whether the limit counts calls in progress
@@ -32,11 +31,6 @@ public final class Policies {
         /** @throws NullPointerException when {@code name} is null */
         public Policy {
             Objects.requireNonNull(name, "name");
-        }
-
-        /** Whether a quota's figures are of this policy: the same name, limit, window and kind. */
-        public boolean describes(Decision.Quota q) {
-            return name.equals(q.policy()) && limit == q.limit() && windowMillis == q.windowMillis() && inFlight == q.inFlight();
         }
     }
 
@@ -49,34 +43,9 @@ public final class Policies {
         return policies.isEmpty() ? NONE : new Policies(List.copyOf(policies));
     }
 
-    /** @return the policies the figures of {@code quotas} were taken against, in their order */
-    public static Policies describing(List<Decision.Quota> quotas) {
-        if (quotas.isEmpty()) {
-            return NONE;
-        }
-        List<Policy> list = new ArrayList<>(quotas.size());
-        for (Decision.Quota q : quotas) {
-            list.add(new Policy(q.policy(), q.limit(), q.windowMillis(), q.inFlight()));
-        }
-        return new Policies(List.copyOf(list));
-    }
-
     /** @return one policy per quota, in the order of the quotas */
     public List<Policy> list() {
         return list;
-    }
-
-    /** @return whether these are the policies of {@code quotas}, one each, in the same order */
-    public boolean describe(List<Decision.Quota> quotas) {
-        if (quotas.size() != list.size()) {
-            return false;
-        }
-        for (int i = 0; i < list.size(); i++) {
-            if (!list.get(i).describes(quotas.get(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

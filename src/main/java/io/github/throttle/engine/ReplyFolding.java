@@ -26,7 +26,7 @@ final class ReplyFolding {
             int i = call.limitIndex(p);
             Limit l = limits.get(i);
             // the store figured against the pair's bound: the limit's own remaining is that much less
-            long remaining = Math.max(0, r.remaining(p) - call.headroom(p));
+            long remaining = Math.max(0, r.remaining(p) - (call.bound(p) - l.limit()));
             Decision.Quota q = new Decision.Quota(l.policy(), l.limit(), l.durationMillis(), remaining,
                     r.waitMillis(p), r.violated(p), l.inFlight());
             folded[i] = folded[i] == null ? q : tighter(folded[i], q);

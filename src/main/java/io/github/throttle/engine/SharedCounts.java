@@ -23,12 +23,12 @@ final class SharedCounts {
     /** Per pair: whether its count may be given back. */
     private final boolean[] returnable;
     /** When no pair shares a count (the usual call), each pair's own figures are its count's: read from the pair. */
-    private final IntToLongFunction ownWeight;
+    private final IntToLongFunction limitWeight;
     private final IntPredicate ownReturnable;
 
     /** @param firstPair pairs of key {@code k} are {@code [firstPair[k], firstPair[k + 1])} */
-    SharedCounts(int[] firstPair, int pairs, SameWindow sameWindow, IntToLongFunction ownWeight, IntPredicate ownReturnable) {
-        this.ownWeight = ownWeight;
+    SharedCounts(int[] firstPair, int pairs, SameWindow sameWindow, IntToLongFunction limitWeight, IntPredicate ownReturnable) {
+        this.limitWeight = limitWeight;
         this.ownReturnable = ownReturnable;
         if (!anyShared(firstPair, sameWindow)) {
             this.sharesWith = null;
@@ -49,7 +49,7 @@ final class SharedCounts {
                     }
                 }
                 int first = sharesWith[p] < 0 ? p : sharesWith[p];
-                weight[first] = Math.max(weight[first], ownWeight.applyAsLong(p));
+                weight[first] = Math.max(weight[first], limitWeight.applyAsLong(p));
                 returnable[first] = (first == p || returnable[first]) && ownReturnable.test(p);
             }
             for (int p = firstPair[k]; p < firstPair[k + 1]; p++) {
@@ -79,8 +79,8 @@ final class SharedCounts {
         return sharesWith == null ? -1 : sharesWith[pair];
     }
 
-    long weight(int pair) {
-        return weight == null ? ownWeight.applyAsLong(pair) : weight[pair];
+    long countWeight(int pair) {
+        return weight == null ? limitWeight.applyAsLong(pair) : weight[pair];
     }
 
     boolean returnable(int pair) {

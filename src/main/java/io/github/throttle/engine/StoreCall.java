@@ -2,6 +2,7 @@ package io.github.throttle.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One decision to take in a store: pairs of a key (a bucket and an identity) and a limit, each with the
@@ -15,15 +16,21 @@ import java.util.List;
  *
  * <p>One key, one window, one count: pairs of one key whose limits count the same window (two resolvers that gave
  * one identity, an override that made two windows equal) share that count. The call adds its weight there once,
- * the largest of their weights ({@link #weight(int)}); each limit is still checked with its own weight: a store
- * allows a pair when the count plus {@link #weight(int)} is at most {@link #bound(int)}, which is that same
+ * the largest of their weights ({@link #countWeight(int)}); each limit is still checked with its own weight: a store
+ * allows a pair when the count plus {@link #countWeight(int)} is at most {@link #bound(int)}, which is that same
  * test. A store records a shared count once, through the first pair holding it ({@link #sharesCountWith(int)}).
  */
 public final class StoreCall {
 
+    /** A caller's lease ids are drawn from [2^52, 2^53 - 2^32): exact as doubles, far from any other. */
+    private static final long FIRST_LEASE_ID = 1L << 52;
+    private static final long LAST_LEASE_ID = (1L << 53) - (1L << 32);
+
     private final long nowMillis;
     private final boolean record;
     private final long maxWaitMillis;
+    /** The id of the lease each seat this call takes holds; 0: the store chooses (no seat, or only a report). */
+    private final long leaseId;
     private final String[] keys;
     /** Pairs of key {@code i} are {@code [firstPair[i], firstPair[i + 1])}. */
     private final int[] firstPair;
@@ -34,10 +41,12 @@ public final class StoreCall {
     private record Pair(String key, Limit limit, long weight, int limitIndex, boolean returnable) {
     }
 
-    private StoreCall(long nowMillis, boolean record, long maxWaitMillis, List<Pair> added) {
+    private StoreCall(long nowMillis, boolean record, long maxWaitMillis, long leaseId, List<Pair> added) {
         this.nowMillis = nowMillis;
         this.record = record;
         this.maxWaitMillis = maxWaitMillis;
+        this.leaseId = leaseId != 0 || !record || added.stream().noneMatch(p -> p.limit().inFlight()) ? leaseId
+                : ThreadLocalRandom.current().nextLong(FIRST_LEASE_ID, LAST_LEASE_ID);
         String[] keyOrder = new String[added.size()];
         int keyCount = 0;
         for (Pair p : added) {
@@ -92,6 +101,15 @@ public final class StoreCall {
         return maxWaitMillis;
     }
 
+    /**
+     * The id of the lease every seat this call takes holds: chosen here, at random, for a recorded call with an
+     * in-flight limit, so that a seat whose reply never came (the connection dropped after the store ran the call)
+     * can be released all the same, blindly and at most once ({@link Took#unknown}); 0 for other calls.
+     */
+    public long leaseId() {
+        return leaseId;
+    }
+
     public int keyCount() {
         return keys.length;
     }
@@ -117,29 +135,30 @@ public final class StoreCall {
         return pairs[pair].limit();
     }
 
-    /** Weight this pair's count records: the largest own weight of the pairs sharing it; 0 when only reporting. */
-    public long weight(int pair) {
-        return record ? counts.weight(pair) : 0;
+    /**
+     * The weight this pair's count records: the largest {@linkplain #limitWeight(int) limit weight} of the pairs
+     * sharing it; 0 when only reporting. What a store adds to the count, and gives back.
+     */
+    public long countWeight(int pair) {
+        return record ? counts.countWeight(pair) : 0;
     }
 
-    /** The weight this pair's limit charges, whatever other limits sharing its count charge; 0 when only reporting. */
-    public long ownWeight(int pair) {
+    /**
+     * The weight this pair's limit charges, whatever other limits sharing its count charge; 0 when only reporting.
+     * What the limit's own test and figures are about.
+     */
+    public long limitWeight(int pair) {
         return record ? pairs[pair].weight() : 0;
     }
 
     /**
-     * The most the pair's count may hold with {@link #weight(int)} added for the call to pass this pair: its limit,
-     * raised by what the count records beyond this limit's own weight, so that the test is the limit's own (count
-     * plus own weight at most the limit). Figures a store computes against it are the limit's own figures plus
-     * that difference ({@link #headroom(int)}).
+     * The most the pair's count may hold with {@link #countWeight(int)} added for the call to pass this pair: its
+     * limit, raised by what the count records beyond this limit's own weight, so that the test is the limit's own
+     * (count plus limit weight at most the limit). Figures a store computes against it are the limit's own figures
+     * plus {@code bound - limit}.
      */
     public long bound(int pair) {
-        return pairs[pair].limit().limit() + headroom(pair);
-    }
-
-    /** {@link #bound(int)} minus the limit: how much more the count records than this limit's own weight. */
-    public long headroom(int pair) {
-        return weight(pair) - ownWeight(pair);
+        return pairs[pair].limit().limit() + countWeight(pair) - limitWeight(pair);
     }
 
     /**
@@ -215,7 +234,7 @@ public final class StoreCall {
         Builder b = builder(nowMillis, true);
         for (int p : of) {
             Pair x = pairs[p];
-            b.add(x.key(), x.limit(), weight(p), x.limitIndex());
+            b.add(x.key(), x.limit(), countWeight(p), x.limitIndex());
         }
         return b.pairs.isEmpty() ? null : b.build();
     }
@@ -240,7 +259,7 @@ public final class StoreCall {
 
     /** This call with each pair's limit mapped by {@code f} (the same window): the keys, own weights and order kept. */
     public StoreCall withLimits(java.util.function.UnaryOperator<Limit> f) {
-        Builder b = builder(nowMillis, record).maxWait(maxWaitMillis);
+        Builder b = builder(nowMillis, record).maxWait(maxWaitMillis).leaseId(leaseId);
         for (Pair x : pairs) {
             b.add(x.key(), f.apply(x.limit()), x.weight(), x.limitIndex(), x.returnable());
         }
@@ -256,6 +275,7 @@ public final class StoreCall {
         private final boolean record;
         private final List<Pair> pairs = new ArrayList<>(4);
         private long maxWaitMillis;
+        private long leaseId;
 
         private Builder(long nowMillis, boolean record) {
             this.nowMillis = nowMillis;
@@ -268,6 +288,15 @@ public final class StoreCall {
                 throw new IllegalArgumentException("a wait is never negative: " + millis);
             }
             this.maxWaitMillis = millis;
+            return this;
+        }
+
+        /**
+         * The id of the lease the call's seats hold (a part of a call spanning several slots keeps the whole call's);
+         * by default one drawn at random when the call records an in-flight limit.
+         */
+        public Builder leaseId(long id) {
+            this.leaseId = id;
             return this;
         }
 
@@ -291,7 +320,7 @@ public final class StoreCall {
             if (pairs.isEmpty()) {
                 throw new IllegalStateException("a store call needs at least one limit");
             }
-            return new StoreCall(nowMillis, record, maxWaitMillis, pairs);
+            return new StoreCall(nowMillis, record, maxWaitMillis, leaseId, pairs);
         }
     }
 }

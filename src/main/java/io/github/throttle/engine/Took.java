@@ -52,6 +52,30 @@ public final class Took {
         return new Took(call, of, t);
     }
 
+    /**
+     * What {@code call} may have taken when its outcome is unknown (its reply never came, or it failed in the store
+     * part-way) and can be given back blindly: its seats, held under the lease id it chose ({@link
+     * StoreCall#leaseId()}). Releasing a lease that is not held does nothing, so this is safe whatever happened.
+     * Its weight in rate windows cannot be told apart from other calls' and stays counted (the safe side).
+     */
+    public static Took unknown(StoreCall call) {
+        if (!call.record() || call.leaseId() == 0) {
+            return NOTHING;
+        }
+        Taken lease = new Taken.Lease(call.leaseId());
+        int[] of = call.takingPairs();
+        int[] seats = new int[of.length];
+        Taken[] t = new Taken[of.length];
+        int n = 0;
+        for (int p : of) {
+            if (call.limit(p).inFlight() && call.countWeight(p) > 0) {
+                seats[n] = p;
+                t[n++] = lease;
+            }
+        }
+        return n == 0 ? NOTHING : new Took(call, Arrays.copyOf(seats, n), Arrays.copyOf(t, n));
+    }
+
     /** The part of this of the pairs (of the call as decided) that {@code keep} accepts. */
     public Took only(IntPredicate keep) {
         int[] of = new int[pairs.length];

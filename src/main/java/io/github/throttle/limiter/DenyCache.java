@@ -73,7 +73,7 @@ final class DenyCache {
             return null;
         }
         for (int p = 0; p < call.pairCount(); p++) {
-            if (call.weight(p) < e.weights()[p]) {
+            if (call.countWeight(p) < e.weights()[p]) {
                 return null;
             }
         }
@@ -93,7 +93,7 @@ final class DenyCache {
         }
         long[] weights = new long[call.pairCount()];
         for (int p = 0; p < weights.length; p++) {
-            weights[p] = call.weight(p);
+            weights[p] = call.countWeight(p);
         }
         if (entries.size() >= size) {
             makeRoom();

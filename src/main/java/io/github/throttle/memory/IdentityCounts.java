@@ -53,17 +53,6 @@ final class IdentityCounts {
         return (WindowCounts) counterOrAdd(limit, WindowCounts::new);
     }
 
-    /** The highest lease id the seats of this identity gave; 0 when it holds no seats. */
-    long lastLeaseId() {
-        long last = 0;
-        for (Counter c = counters; c != null; c = c.next) {
-            if (c instanceof Seats s) {
-                last = Math.max(last, s.lastId());
-            }
-        }
-        return last;
-    }
-
     /** The seats of this in-flight limit, or null. */
     Seats seats(Limit limit) {
         return (Seats) counter(limit);

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
@@ -27,12 +26,6 @@ import java.util.concurrent.Executor;
  * identity whose weight has all left its longest window is evicted by the {@link Sweeper}.
  */
 public final class MemoryStore implements Store, SharedState {
-
-    /**
-     * The highest lease id given by seats that a reset forgot (0 before any): seats taken after it give higher ids,
-     * so that the release of a call still running from before the reset never frees a later call's seat.
-     */
-    private final AtomicLong leaseFloor = new AtomicLong();
 
     private final InstantSource clock;
     private final long expirySlackMillis;
@@ -94,7 +87,7 @@ public final class MemoryStore implements Store, SharedState {
                 } else {
                     seen[p] = WindowPart.look(identity == null ? null : identity.find(l), l, now);
                 }
-                allowed &= seen[p].peak + call.weight(p) <= l.limit();
+                allowed &= seen[p].peak + call.countWeight(p) <= l.limit();
             }
         }
         long delay = 0;
@@ -114,7 +107,7 @@ public final class MemoryStore implements Store, SharedState {
         for (int p = 0; p < pairs; p++) {
             Limit l = bounded(call, p);
             figures[p * 3] = Math.max(0, l.limit() - seen[p].used);
-            seen[p].figures(figures, p, l, call.weight(p), allowed, call.record(), now);
+            seen[p].figures(figures, p, l, call.countWeight(p), allowed, call.record(), now);
         }
         if (allowed && call.record()) {
             Taken[] taken = new Taken[pairs];
@@ -138,7 +131,7 @@ public final class MemoryStore implements Store, SharedState {
         for (int p = 0; p < seen.length; p++) {
             WindowPart s = (WindowPart) seen[p];
             from = Math.max(from, s.lastReserved());
-            windows.add(s.waiting(bounded(call, p), call.weight(p)));
+            windows.add(s.waiting(bounded(call, p), call.countWeight(p)));
         }
         long t0 = from <= now + call.maxWaitMillis() ? Reservations.earliest(windows, from, now + call.maxWaitMillis()) : -1;
         if (t0 < 0) {
@@ -149,9 +142,9 @@ public final class MemoryStore implements Store, SharedState {
             long rec = v.recordedAt(t0);
             // a count shared with an earlier pair is reserved once, through it; a window the call takes nothing from
             // keeps no reservation of it
-            if (rec > v.base() && call.sharesCountWith(p) < 0 && call.weight(p) > 0) {
+            if (rec > v.base() && call.sharesCountWith(p) < 0 && call.countWeight(p) > 0) {
                 IdentityCounts identity = identities.computeIfAbsent(call.key(keyOf(call, p)), key -> new IdentityCounts());
-                long leaves = ((WindowPart) seen[p]).reserve(identity, call.limit(p), call.weight(p), t0, rec);
+                long leaves = ((WindowPart) seen[p]).reserve(identity, call.limit(p), call.countWeight(p), t0, rec);
                 identity.expiresAt = Math.max(identity.expiresAt, leaves + expirySlackMillis);
             }
         }
@@ -179,17 +172,12 @@ public final class MemoryStore implements Store, SharedState {
         IdentityCounts identity = identities.computeIfAbsent(call.key(k), key -> new IdentityCounts());
         boolean started = false;
         long longest = 0;
-        long floor = leaseFloor.get();
         for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
             if (call.sharesCountWith(p) >= 0) {
                 // recorded once, through the earlier pair whose count it shares
                 continue;
             }
-            if (floor > 0 && call.limit(p).inFlight() && call.weight(p) > 0) {
-                // after a reset, a seat never gets the lease id of a call still running from before it
-                identity.seatsOrAdd(call.limit(p)).idsAbove(floor);
-            }
-            longest = Math.max(longest, seen[p].record(identity, call.limit(p), call.weight(p), now));
+            longest = Math.max(longest, seen[p].record(identity, call.limit(p), call.countWeight(p), now, call.leaseId()));
             started |= seen[p].started;
         }
         if (started) {
@@ -209,7 +197,7 @@ public final class MemoryStore implements Store, SharedState {
                         if (took.taken(p) instanceof Taken.Lease lease) {
                             SeatPart.release(identity, l, lease);
                         } else {
-                            WindowPart.giveBack(identity, l, took.taken(p), call.weight(p));
+                            WindowPart.giveBack(identity, l, took.taken(p), call.countWeight(p));
                         }
                     }
                 }
@@ -225,29 +213,19 @@ public final class MemoryStore implements Store, SharedState {
     public CompletionStage<Void> reset(String... keys) {
         for (String key : keys) {
             synchronized (locks.of(key)) {
-                forget(key);
+                identities.remove(key);
             }
         }
         return CompletableFuture.completedFuture(null);
     }
 
-    /** Forgets an identity; the lease ids it gave stay given (under its lock). */
-    private void forget(String key) {
-        IdentityCounts gone = identities.remove(key);
-        if (gone != null) {
-            long last = gone.lastLeaseId();
-            if (last > 0) {
-                leaseFloor.accumulateAndGet(last, Math::max);
-            }
-        }
-    }
 
     @Override
     public CompletionStage<Void> resetAll(KeyCodec codec) {
         for (String key : identities.keySet()) {
             if (codec.isCounts(key)) {
                 synchronized (locks.of(key)) {
-                    forget(key);
+                    identities.remove(key);
                 }
             }
         }

@@ -23,7 +23,7 @@ abstract sealed class Part permits WindowPart, SeatPart {
      * Records the call's weight in the counter (taken from {@code identity}) and returns how long, from now, it
      * keeps weight: what the identity's expiry must reach.
      */
-    abstract long record(IdentityCounts identity, Limit l, long weight, long now);
+    abstract long record(IdentityCounts identity, Limit l, long weight, long now, long leaseId);
 
     /**
      * Writes the pair's wait and violation into {@code figures} (its remaining is written before), the call being

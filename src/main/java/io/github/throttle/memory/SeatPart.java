@@ -23,12 +23,12 @@ final class SeatPart extends Part {
 
     /** Takes a seat: a lease of the limit's duration, when the weight is above 0. */
     @Override
-    long record(IdentityCounts identity, Limit l, long weight, long now) {
+    long record(IdentityCounts identity, Limit l, long weight, long now, long leaseId) {
         if (weight == 0) {
             return 0;
         }
         seats = identity.seatsOrAdd(l);
-        lease = seats.take(now, l.durationMillis(), weight);
+        lease = seats.take(now, l.durationMillis(), weight, leaseId);
         used = seats.used(now);
         started = true;
         return l.durationMillis();

@@ -6,31 +6,20 @@ import java.util.Arrays;
 
 /**
  * The seats one identity holds in one {@linkplain Limit#inFlight() in-flight} limit: one lease per allowed call
- * still in progress (its end, its id and its weight), in the order taken, and the last lease id given. The rules
- * are those of the script ({@code sliding-window.lua}): a lease whose end is past counts nothing; expired leases
- * are dropped when a seat is taken; a lease id is {@code max(last + 1, now × 1000)}, so ids only grow and a
- * release that comes after its lease has run out never frees a later call's seat. Guarded by the lock of its
+ * still in progress (its end, its id and its weight), in the order taken. The rules are those of the script
+ * ({@code sliding-window.lua}): a lease whose end is past counts nothing; expired leases are dropped when a seat is
+ * taken; a lease's id is the one its call chose at random ({@code StoreCall#leaseId}), so a release that comes late
+ * (after its lease ran out, or after a reset) never frees another call's seat. Guarded by the lock of its
  * identity.
  */
 final class Seats extends Counter {
 
-    private long lastId;
     /** Leases, three longs each: end, id, weight; {@code size} of them. */
     private long[] leases = new long[6];
     private int size;
 
     Seats(Limit window) {
         super(window);
-    }
-
-    /** The last lease id given. */
-    long lastId() {
-        return lastId;
-    }
-
-    /** Makes the next lease id higher than {@code floor}. */
-    void idsAbove(long floor) {
-        lastId = Math.max(lastId, floor);
     }
 
     /** Weight held at {@code now}: that of the leases that end after it. */
@@ -90,7 +79,7 @@ final class Seats extends Counter {
      * Takes a seat of {@code weight} at {@code now} for {@code leaseMillis}, dropping the leases that have ended;
      * returns its lease id. A weight of 0 holds no seat: nothing changes and the id is 0.
      */
-    long take(long now, long leaseMillis, long weight) {
+    long take(long now, long leaseMillis, long weight, long leaseId) {
         if (weight == 0) {
             return 0;
         }
@@ -105,13 +94,11 @@ final class Seats extends Counter {
         if ((size + 1) * 3 > leases.length) {
             leases = Arrays.copyOf(leases, leases.length * 2);
         }
-        long id = Math.max(lastId + 1, now * 1000);
         leases[size * 3] = now + leaseMillis;
-        leases[size * 3 + 1] = id;
+        leases[size * 3 + 1] = leaseId;
         leases[size * 3 + 2] = weight;
         size++;
-        lastId = id;
-        return id;
+        return leaseId;
     }
 
     /** Releases the lease {@code id}, if it is still held (ended or not); returns whether no lease is left. */

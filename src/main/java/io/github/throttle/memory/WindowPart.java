@@ -91,7 +91,7 @@ final class WindowPart extends Part {
     }
 
     @Override
-    long record(IdentityCounts identity, Limit l, long weight, long now) {
+    long record(IdentityCounts identity, Limit l, long weight, long now, long leaseId) {
         if (reservedIn >= 0) {
             return 0;
         }

@@ -206,7 +206,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                 long remaining = r.remaining(q);
                 long wait = r.waitMillis(q);
                 if (refunded) {
-                    remaining += part.weight(q);
+                    remaining += part.countWeight(q);
                     if (remaining == part.bound(q)) {
                         wait = 0;
                     }

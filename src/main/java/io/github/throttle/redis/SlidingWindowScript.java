@@ -112,6 +112,7 @@ public final class SlidingWindowScript {
             args.add(call.nowMillis() >= 0 ? number(call.nowMillis()) : "");
             args.add(mode);
             args.add(number(REFUND.equals(mode) ? 0 : call.maxWaitMillis()));
+            args.add(REFUND.equals(mode) || call.leaseId() == 0 ? "" : number(call.leaseId()));
             args.add(number(call.keyCount()));
             for (int k = 0; k < call.keyCount(); k++) {
                 String key = call.key(k);
@@ -133,7 +134,7 @@ public final class SlidingWindowScript {
                     args.add(number(l.precisionMillis()));
                     // k = 0 names the seats of an in-flight limit, p then being its lease
                     args.add(number(l.inFlight() ? 0 : l.subBuckets()));
-                    args.add(number(call.weight(p)));
+                    args.add(number(call.countWeight(p)));
                 }
             }
         }

@@ -28,9 +28,9 @@ final class SlotGroups {
         for (int k = 0; k < call.keyCount(); k++) {
             String key = call.key(k);
             StoreCall.Builder b = bySlot.computeIfAbsent(SlotHash.getSlot(key),
-                    s -> StoreCall.builder(call.nowMillis(), call.record()));
+                    s -> StoreCall.builder(call.nowMillis(), call.record()).leaseId(call.leaseId()));
             for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
-                b.add(key, call.limit(p), call.ownWeight(p), p);
+                b.add(key, call.limit(p), call.limitWeight(p), p);
             }
         }
         List<StoreCall> parts = new ArrayList<>(bySlot.size());

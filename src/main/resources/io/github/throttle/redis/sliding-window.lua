@@ -14,6 +14,8 @@ then, for each call:
                              in (see Refund); "-1" = refund: take a recorded call's weight back (see Refund)
   wait                       the longest the call may wait (ms; "0" = not at all): a recorded call denied now
                              is reserved at the earliest time it fits within that wait (see Reservations)
+  lease                      the id of the lease each seat this call takes holds, chosen by the caller so that
+                             it can release a seat whose reply it never got ("" = the script chooses; see Seats)
   n                          number of keys of this call
   n times:
     i                        the key: KEYS[i]
@@ -44,8 +46,10 @@ Fields of a window:
 Seats (k = 0), the field <tag> alone: the last lease id given (a double, '<d'), then one lease per call
   holding a seat, 20 bytes each ('<ddI4'): its end (ms), its id, its weight. A lease counts while its end is
   after now. An allowed call of weight w > 0 takes a seat: the leases that ended are dropped, and a lease
-  ending at now + p is added with id max(last + 1, now * 1000) (ids only grow, even after the field was
-  dropped, so a late release never frees another call's seat). A field never holds more leases than the
+  ending at now + p is added with the call's lease id; without one, with id max(last + 1, now * 1000) (ids only
+  grow, even after the field was dropped, so a late release never frees another call's seat). The last id
+  given becomes the larger of the two. A caller's lease id is random in [2^52, 2^53 - 2^32) (exact as a
+  double), so a late or blind release frees its own seat only. A field never holds more leases than the
   limit. Ending the call refunds the seat (see Refund).
 Reservations: weight recorded ahead of now, for calls that wait. The field <tag>+ holds the time of the latest
   reservation (a double, '<d'), then one entry per reserved sub-bucket, oldest first, 12 bytes each ('<dI4'):
@@ -395,7 +399,7 @@ local serverNow = false
 
 -- Seats of an in-flight limit (see Seats): the field v as read; whether weight w fits under limit at now, the
 -- figures, and the field as if the seat were taken (a lease of p ms).
-local function seatsDecide(q, tag, limit, p, w, v)
+local function seatsDecide(q, tag, limit, p, w, v, lease)
   local now, st, x = q.now, q.st, q.x
   q.seats = true
   local t, soonest, kept, last = 0, false, {}, 0
@@ -415,13 +419,18 @@ local function seatsDecide(q, tag, limit, p, w, v)
   st[x + 1], st[x + 2], st[x + 3], st[x + 4], st[x + 6] = t, v or false, soonest, false, false
   local id = 0
   if w > 0 then
-    id = last + 1
-    if id < now * 1000 then id = now * 1000 end
+    if lease then
+      id = lease
+    else
+      id = last + 1
+      if id < now * 1000 then id = now * 1000 end
+    end
+    if id > last then last = id end
     local e = now + p
     kept[#kept + 1] = pack(LEASE, e, id, w)
     local out, o = q.out, q.o
     out[o + 1] = tag
-    out[o + 2] = pack('<d', id) .. table.concat(kept)
+    out[o + 2] = pack('<d', last) .. table.concat(kept)
     q.o = o + 2
     if not soonest or e < soonest then soonest = e end
     if e > q.after then q.after = e end
@@ -748,10 +757,11 @@ local function denied(q, a, keyCount)
 end
 
 -- Decides the call whose section's keys start at ARGV[a0] (keyCount keys) at now (nil: the server clock) in
--- mode mode, reserving it if it may wait maxWait ms; returns its reply and where the next call starts. One pass
+-- mode mode, reserving it if it may wait maxWait ms, its seats under the lease id lease (nil: the script chooses);
+-- returns its reply and where the next call starts. One pass
 -- reads every window and prepares the reply and the writes as if the call were recorded (the common case); a
 -- denied call rebuilds its reply from the state each window had.
-local function decide(now, mode, maxWait, a0, keyCount)
+local function decide(now, mode, maxWait, lease, a0, keyCount)
   if not now then
     if not serverNow then
       local time = call('TIME')
@@ -787,7 +797,7 @@ local function decide(now, mode, maxWait, a0, keyCount)
       if record then w = tonumber(ARGV[a + 4], 36) end
       a = a + 5
       if k == 0 then
-        seatsDecide(q, tag, limit, p, w, heads[j])
+        seatsDecide(q, tag, limit, p, w, heads[j], lease)
       else
         windowDecide(q, i, key, tag, limit, p, k, w, heads[j])
       end
@@ -819,15 +829,16 @@ end
 local replies = {}
 local a = 3
 for c = 1, tonumber(ARGV[2], 36) do
-  local now, mode, maxWait, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
+  local now, mode, maxWait, lease, keyCount = tonumber(ARGV[a], 36), ARGV[a + 1], tonumber(ARGV[a + 2], 36),
+    tonumber(ARGV[a + 3], 36), tonumber(ARGV[a + 4], 36)
   -- a call that fails ends the batch there: the calls before it keep their replies (their writes stay), and
   -- its own reply is the error's text (see Reply)
   local ok, reply, nxt
   if mode == '-1' then
-    ok, nxt = pcall(refund, a + 4, keyCount)
+    ok, nxt = pcall(refund, a + 5, keyCount)
     if ok then reply = {} else reply = nxt end
   else
-    ok, reply, nxt = pcall(decide, now, mode, maxWait, a + 4, keyCount)
+    ok, reply, nxt = pcall(decide, now, mode, maxWait, lease, a + 5, keyCount)
   end
   if not ok then
     -- redis.call raises a table holding the error reply

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * DESIGN.md "Where features meet", one key, one window, one count: limits of one call landing on one key with one
  * window ({@link StoreCall#sharesCountWith}) share one count; the call adds the largest of their weights there once,
  * and each limit is checked against that count with its own weight ({@link StoreCall#bound}, {@link
- * StoreCall#headroom}, {@link StoreCall#ownWeight}). Seats of one lease length are one count as well.
+ * StoreCall#countWeight}, {@link StoreCall#limitWeight}). Seats of one lease length are one count as well.
  */
 public interface SharedCountContract extends StoreFixture {
 
@@ -48,10 +48,9 @@ public interface SharedCountContract extends StoreFixture {
         Limit four = Limit.fixed(4, MINUTE);
         String key = freshKey();
         StoreCall call = StoreCall.builder(SIX_PM, true).add(key, ten, 3, 0).add(key, four, 1, 1).build();
-        assertEquals(3, call.weight(1));
-        assertEquals(1, call.ownWeight(1));
-        assertEquals(6, call.bound(1));
-        assertEquals(2, call.headroom(1));
+        assertEquals(3, call.countWeight(1));
+        assertEquals(1, call.limitWeight(1));
+        assertEquals(6, call.bound(1), "the limit of 4, raised by what the count records beyond the limit's own weight");
         // 0 + 3 <= 10 and 0 + 1 <= 4: 3 counted
         Charge first = send(call);
         assertTrue(first.allowed());
@@ -59,7 +58,7 @@ public interface SharedCountContract extends StoreFixture {
         figures(first.reply(), 1, 3, MINUTE, false);
         Decision shown = decision(first, ten, four);
         assertEquals(1, shown.quotas().size(), "one policy name, one window: shown once");
-        assertEquals(1, shown.quotas().get(0).remaining(), "the smaller limit's: the store's figure less the headroom");
+        assertEquals(1, shown.quotas().get(0).remaining(), "the smaller limit's: the store's figure less what the count holds beyond its own weight");
         // 3 + 1 <= 4: allowed by the smaller limit with its own weight, though 3 more are counted
         Charge second = send(StoreCall.builder(SIX_PM + 1, true).add(key, ten, 3, 0).add(key, four, 1, 1).build());
         assertTrue(second.allowed());

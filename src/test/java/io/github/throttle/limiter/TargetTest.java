@@ -89,7 +89,7 @@ class TargetTest {
         List<String> out = new ArrayList<>();
         for (int k = 0; k < call.keyCount(); k++) {
             for (int p = call.firstPair(k); p < call.firstPair(k + 1); p++) {
-                out.add(call.key(k) + " q" + call.limitIndex(p) + " w" + call.weight(p));
+                out.add(call.key(k) + " q" + call.limitIndex(p) + " w" + call.countWeight(p));
             }
         }
         return out;

@@ -146,7 +146,7 @@ class MixedCallsAgreeTest {
 
     private static boolean weighsNothingSomewhere(StoreCall call) {
         for (int p = 0; p < call.pairCount(); p++) {
-            if (call.ownWeight(p) == 0) {
+            if (call.limitWeight(p) == 0) {
                 return true;
             }
         }
@@ -165,7 +165,7 @@ class MixedCallsAgreeTest {
     private static String describe(StoreCall call) {
         StringBuilder s = new StringBuilder(call.record() ? "record" : "report").append(" wait ").append(call.maxWaitMillis());
         for (int p = 0; p < call.pairCount(); p++) {
-            s.append(" | ").append(call.key(keyOf(call, p))).append(' ').append(call.limit(p)).append(" w=").append(call.ownWeight(p));
+            s.append(" | ").append(call.key(keyOf(call, p))).append(' ').append(call.limit(p)).append(" w=").append(call.limitWeight(p));
         }
         return s.toString();
     }

@@ -137,7 +137,7 @@ class RollingUpgradeTest {
                     args.add(b36(l.limit()));
                     args.add(b36(l.precisionMillis()));
                     args.add(b36(l.subBuckets()));
-                    args.add(b36(call.weight(p)));
+                    args.add(b36(call.countWeight(p)));
                 }
             }
             RedisCommands<String, String> redis = connection.sync();

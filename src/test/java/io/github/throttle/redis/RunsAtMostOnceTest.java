@@ -1,5 +1,8 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.Decision;
+import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
@@ -17,6 +20,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -139,6 +144,40 @@ class RunsAtMostOnceTest {
                 } catch (InterruptedException interrupted) {
                     throw new AssertionError(interrupted);
                 }
+            }
+        }
+    }
+
+    /**
+     * A call whose connection drops after Redis ran it gets the failure policy, and its caller will never end it: the
+     * seat Redis took for it is released blindly, by the lease id the call chose, once the store answers again —
+     * not held until its lease (an hour here) ends.
+     */
+    @ParameterizedTest(name = "cut {0} ms after Redis ran it")
+    @ValueSource(longs = {0, 50})
+    void aSeatTakenByACallWhoseReplyWasLostIsReleased(long cutAfterMillis) throws Exception {
+        Limit seats = Limit.inFlight(1, HOUR, "seats");
+        String key = "lost:" + cutAfterMillis;
+        try (RedisProcess redis = RedisProcess.start();
+             CuttingProxy proxy = new CuttingProxy(redis.port());
+             RedisStore store = new RedisStore(RedisURI.create("redis://127.0.0.1:" + proxy.port()), Duration.ofSeconds(2), 0)) {
+            Decider decider = new Decider(store, InstantSource.system(), false, Duration.ofSeconds(10), FailurePolicy.ALLOW,
+                    Duration.ofMillis(1));
+            assertEquals(1, reportOnceReconnected(store, key, seats).remaining(0), "connected, the seat free");
+            CompletableFuture<Void> cut = proxy.cutNextReplyAfter(cutAfterMillis);
+            Decision lost = decider.ask(record(key, seats), List.of(seats)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            cut.get(30, TimeUnit.SECONDS);
+            assertTrue(lost.isUnmetered(), "no reply: the failure policy (allow) - " + lost);
+
+            // Redis holds the lost call's seat; once the store answers again it is released, and a call gets it
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                Decision d = decider.ask(record(key, seats), List.of(seats)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                if (!d.isUnmetered() && d.allowed()) {
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "the lost call's seat is still held after 30 s: " + d);
+                Thread.sleep(20);
             }
         }
     }
