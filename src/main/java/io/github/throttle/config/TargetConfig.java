@@ -54,23 +54,11 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
         if (own.length > 0 || Modifier.isPrivate(method.getModifiers()) || Modifier.isStatic(method.getModifiers())) {
             return own;
         }
-        String name = method.getName();
-        Class<?>[] parameters = method.getParameterTypes();
-        List<Class<?>> interfaces = new ArrayList<>();
-        for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
-            Throttle[] found = declaredIn(c, name, parameters);
+        for (Class<?> type : Hierarchy.of(beanClass)) {
+            Throttle[] found = declaredIn(type, method.getName(), method.getParameterTypes());
             if (found.length > 0) {
                 return found;
             }
-            interfaces.addAll(List.of(c.getInterfaces()));
-        }
-        for (int i = 0; i < interfaces.size(); i++) {
-            Class<?> type = interfaces.get(i);
-            Throttle[] found = declaredIn(type, name, parameters);
-            if (found.length > 0) {
-                return found;
-            }
-            interfaces.addAll(List.of(type.getInterfaces()));
         }
         return own;
     }

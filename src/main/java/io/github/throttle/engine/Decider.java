@@ -227,8 +227,9 @@ public final class Decider {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             timer.record(cause instanceof TimeoutException ? StoreCallTimer.TIMEOUT : StoreCallTimer.FAILURE,
                     System.nanoTime() - started);
-            if (cause instanceof CallFailure own) {
-                // the store answered: this call fails alone, every other caller still asks it
+            if (cause instanceof CallFailure own && store.severity(own) != Level.ERROR) {
+                // the store answered: this call fails alone, every other caller still asks it (a failure only an
+                // operator can end, a missing permission or a full store, is every call's: an episode)
                 onCallFailure(own);
             } else {
                 onFailure(cause);

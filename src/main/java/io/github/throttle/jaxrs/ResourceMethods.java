@@ -1,11 +1,10 @@
 package io.github.throttle.jaxrs;
 
+import io.github.throttle.config.Hierarchy;
 import jakarta.ws.rs.HttpMethod;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Tells JAX-RS resource methods apart: those the HTTP filter throttles, before the request entity is read. A method
@@ -35,37 +34,23 @@ public final class ResourceMethods {
      * nearest one it overrides, else one it implements; null when there is none.
      */
     public static Method designated(Class<?> type, Method method) {
-        List<Class<?>> interfaces = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        for (Class<?> c : Hierarchy.of(type)) {
             Method m = designatedIn(c, method);
             if (m != null) {
                 return m;
             }
-            interfaces.addAll(List.of(c.getInterfaces()));
-        }
-        for (int i = 0; i < interfaces.size(); i++) {
-            Method m = designatedIn(interfaces.get(i), method);
-            if (m != null) {
-                return m;
-            }
-            interfaces.addAll(List.of(interfaces.get(i).getInterfaces()));
         }
         return null;
     }
 
     /** Whether {@code type} is, or implements, a MicroProfile REST client interface ({@code @RegisterRestClient}). */
     public static boolean isRestClient(Class<?> type) {
-        List<Class<?>> types = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            types.add(c);
-        }
-        for (int i = 0; i < types.size(); i++) {
-            for (Annotation a : types.get(i).getAnnotations()) {
+        for (Class<?> c : Hierarchy.of(type)) {
+            for (Annotation a : c.getAnnotations()) {
                 if (a.annotationType().getName().equals(REST_CLIENT)) {
                     return true;
                 }
             }
-            types.addAll(List.of(types.get(i).getInterfaces()));
         }
         return false;
     }

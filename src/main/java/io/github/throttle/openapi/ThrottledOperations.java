@@ -1,5 +1,6 @@
 package io.github.throttle.openapi;
 
+import io.github.throttle.config.Hierarchy;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.jaxrs.ResourceMethods;
 import io.github.throttle.limiter.Limiter;
@@ -76,18 +77,10 @@ final class ThrottledOperations {
 
     /** The class's {@code @Path}: its own, else a superclass's, else an interface's (as Quarkus REST reads it). */
     private static Path classPath(Class<?> type) {
-        List<Class<?>> interfaces = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        for (Class<?> c : Hierarchy.of(type)) {
             if (c.getAnnotation(Path.class) != null) {
                 return c.getAnnotation(Path.class);
             }
-            interfaces.addAll(List.of(c.getInterfaces()));
-        }
-        for (int i = 0; i < interfaces.size(); i++) {
-            if (interfaces.get(i).getAnnotation(Path.class) != null) {
-                return interfaces.get(i).getAnnotation(Path.class);
-            }
-            interfaces.addAll(List.of(interfaces.get(i).getInterfaces()));
         }
         return null;
     }
