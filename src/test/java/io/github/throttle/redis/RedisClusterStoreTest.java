@@ -1,6 +1,8 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.Decision;
+import io.github.throttle.engine.Decider;
+import io.github.throttle.engine.FailurePolicy;
 import io.github.throttle.engine.GiveBackContract;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.MixedCallContract;
@@ -165,6 +167,51 @@ public class RedisClusterStoreTest extends StoreContract {
             assertInstanceOf(SlidingWindowScript.ScriptFailure.class, failed.getCause(), "weight " + weight);
         }
         assertEquals(5, peek(SIX_PM + 100, fine, perSecond).remaining(), "nothing left recorded on the slot that answered");
+    }
+
+    /**
+     * A call over two slots, one of which denies: the denial is the answer, even while the refund of the part that
+     * recorded is held (its node takes no script for now). The refund is not waited for, so the caller never meets
+     * the timeout and the failure policy ({@code allow} would let through a call Redis denied).
+     */
+    @Test
+    void aCrossSlotDenialIsAnsweredWhileItsRefundIsHeld() throws Exception {
+        Limit perHour = Limit.fixed(1, 60 * MINUTE);
+        String recorded = freshKeyOn(0);
+        String full = freshKeyOn(1);
+        int recordedOn = cluster.owner(SlotHash.getSlot(recorded));
+        int fullOn = cluster.owner(SlotHash.getSlot(full));
+        assertTrue(call(SIX_PM, full, perHour).allowed(), "the second key's one call of the hour");
+        Decider decider = new Decider(store, new MutableClock(SIX_PM), true, Duration.ofSeconds(2), FailurePolicy.ALLOW,
+                Duration.ofMillis(1));
+        StoreCall across = StoreCall.builder(SIX_PM + SECOND, true).add(recorded, perHour, 1, 0).add(full, perHour, 1, 1).build();
+        cluster.process(fullOn).pauseWrites(Duration.ofMinutes(1));
+        java.util.concurrent.CompletableFuture<Decision> answer;
+        try {
+            answer = decider.ask(across, List.of(perHour, perHour)).toCompletableFuture();
+            // the part on the first key is recorded, the part on the second held
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (cluster.node(recordedOn).exists(recorded) == 0) {
+                assertTrue(System.nanoTime() < deadline, "the first part was not recorded within 30 s");
+                Thread.sleep(10);
+            }
+            cluster.process(recordedOn).pauseWrites(Duration.ofMinutes(1));
+        } finally {
+            cluster.process(fullOn).unpause();
+        }
+        try {
+            Decision d = answer.get(60, TimeUnit.SECONDS);
+            assertFalse(d.isUnmetered(), "Redis's answer, not the failure policy: " + d);
+            assertFalse(d.allowed(), "denied by the second key: " + d);
+        } finally {
+            cluster.process(recordedOn).unpause();
+        }
+        // once the refund is through, nothing stays recorded on the first key
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (peek(SIX_PM + 2 * SECOND, recorded, perHour).remaining() != 1) {
+            assertTrue(System.nanoTime() < deadline, "the refund was not taken within 30 s");
+            Thread.sleep(10);
+        }
     }
 
     /** A fresh key served by primary {@code node}. */

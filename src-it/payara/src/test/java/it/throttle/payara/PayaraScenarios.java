@@ -81,6 +81,11 @@ interface PayaraScenarios extends Client {
                 .findFirst().orElseThrow(() -> new AssertionError("no /it/items/{id} in " + doc.getMap("paths").keySet()));
         assertTrue(doc.getMap("paths.'" + item + "'.get.responses").containsKey("429"), item);
         assertTrue(doc.getMap("paths.'/it/class/one'.get.responses").containsKey("429"));
+        // limits a resource class inherits from an interface method or an overridden superclass method, each named
+        // after the class that serves it (its own configuration keys: q=3)
+        assertTrue(doc.getString("paths.'/it/iface/x'.get.responses.'429'.description").contains("q=2;w=3600"));
+        assertTrue(doc.getString("paths.'/it/iface-other/x'.get.responses.'429'.description").contains("q=3;w=3600"));
+        assertTrue(doc.getMap("paths.'/it/sub/y'.get.responses").containsKey("429"));
         // unthrottled, switched off, report mode: untouched
         for (String path : List.of("/it/open", "/it/override/off", "/it/override/reported")) {
             assertFalse(doc.getMap("paths.'" + path + "'.get.responses").containsKey("429"), path);
