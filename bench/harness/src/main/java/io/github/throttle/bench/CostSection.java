@@ -1,6 +1,5 @@
 package io.github.throttle.bench;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +27,8 @@ final class CostSection implements Section {
     private record Load(String name, String path, int connections, Path script) {
     }
 
-    private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+    /** Figures by name over rounds (this section has no concurrency of its own: 0). */
+    private final Stats figures = new Stats();
     /** Why an app ("now redis") was not measured: it did not start, or failed; the others are. */
     private final Map<String, String> failed = new LinkedHashMap<>();
 
@@ -46,8 +46,8 @@ final class CostSection implements Section {
         if (before != null) {
             jars.put("before", before);
         }
-        Path random = wrkScript("\"k\" .. math.random(1, 10000)");
-        Path hot = wrkScript("\"hot\"");
+        Path random = HttpSection.script("-- random identities", "\"k\" .. math.random(1, 10000)");
+        Path hot = HttpSection.script("-- one identity", "\"hot\"");
         List<Load> loads = List.of(
                 new Load("open-1", "open", 1, random), new Load("throttled-1", "throttled", 1, random),
                 new Load("open-32", "open", 32, random), new Load("single-hot-32", "single", 32, hot),
@@ -127,33 +127,24 @@ final class CostSection implements Section {
         add(at + " voluntary µs", perRequest.getOrDefault("voluntary", Double.NaN));
         add(at + " involuntary µs", perRequest.getOrDefault("involuntary", Double.NaN));
         add(at + " app µs", appCpu);
+        if (!l.path().equals("open")) {
+            // the decision's own CPU: the unthrottled endpoint's per request, measured before it this round, left out
+            add(at + " client µs", appCpu - figures.last(app + " open-" + l.connections() + " app µs", 0));
+        }
         add(at + " Redis µs", (ctx.redis.cpuSeconds() - redisCpu) * 1e6 / r.requests());
     }
 
     private void add(String name, double value) {
-        figures.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        figures.add(name, 0, value);
     }
 
     private double median(String name) {
-        List<Double> v = new ArrayList<>(figures.getOrDefault(name, List.of()));
-        if (v.isEmpty()) {
-            return Double.NaN;
-        }
-        v.sort(null);
-        int n = v.size();
-        return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+        return figures.median(name, 0);
     }
 
     /** The median over rounds of a per-round ratio. */
     private double ratio(String over, String under) {
-        List<Double> a = figures.getOrDefault(over, List.of());
-        List<Double> b = figures.getOrDefault(under, List.of());
-        List<Double> r = new ArrayList<>();
-        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            r.add(a.get(i) / b.get(i));
-        }
-        figures.put("ratio " + over + " / " + under, r);
-        return median("ratio " + over + " / " + under);
+        return figures.ratio(over, under, 0);
     }
 
     private void print(Context ctx, java.util.Set<String> jars) {
@@ -179,13 +170,6 @@ final class CostSection implements Section {
                 for (String[] s : shapes) {
                     String t = app + " " + s[0];
                     String o = app + " " + s[1];
-                    List<Double> client = new ArrayList<>();
-                    List<Double> tc = figures.getOrDefault(t + " app µs", List.of());
-                    List<Double> oc = figures.getOrDefault(o + " app µs", List.of());
-                    for (int i = 0; i < Math.min(tc.size(), oc.size()); i++) {
-                        client.add(tc.get(i) - oc.get(i));
-                    }
-                    figures.put(t + " client µs", client);
                     boolean redis = store.equals("redis");
                     ctx.line(f("| %s | %s | %s | %s | %.1f | %.0f | %.2f× | %.3f |", app, s[2],
                             redis ? f("%.1f", median(t + " Redis µs")) : "–",
@@ -234,11 +218,5 @@ final class CostSection implements Section {
                 }
             }
         }
-    }
-
-    private static Path wrkScript(String key) throws java.io.IOException {
-        Path script = Files.createTempFile("throttle-cost-", ".lua");
-        Files.writeString(script, "request = function()\n  return wrk.format(\"GET\", nil, { [\"X-API-Key\"] = " + key + " })\nend\n");
-        return script;
     }
 }

@@ -260,7 +260,8 @@ final class HttpSection implements Section {
         return Bench.loadAverage().split(" ")[0];
     }
 
-    private static Path script(String comment, String key) throws java.io.IOException {
+    /** A wrk script sending {@code X-API-Key} as the Lua expression {@code key} gives it, headed by {@code comment}. */
+    static Path script(String comment, String key) throws java.io.IOException {
         Path script = Files.createTempFile("throttle-bench-", ".lua");
         Files.writeString(script, comment + "\nrequest = function()\n  return wrk.format(\"GET\", nil, { [\"X-API-Key\"] = "
                 + key + " })\nend\n");
