@@ -19,11 +19,17 @@ public class LandingResource {
     @Inject
     LandingService service;
 
+    /** The caller puts its thread's name in the logging context (MDC); the body reads it back. */
     @GET
     @Path("/stage-worker")
     public String stageOnWorker() throws Exception {
         String caller = Thread.currentThread().getName();
-        return "caller=" + caller + " body=" + service.stage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        org.jboss.logging.MDC.put("landing", caller);
+        try {
+            return "caller=" + caller + " body=" + service.stage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } finally {
+            org.jboss.logging.MDC.remove("landing");
+        }
     }
 
     @GET
@@ -31,6 +37,7 @@ public class LandingResource {
     @NonBlocking
     public Uni<String> stageOnEventLoop() {
         String caller = Thread.currentThread().getName();
+        org.jboss.logging.MDC.put("landing", caller);
         return Uni.createFrom().completionStage(service.stage()).map(body -> "caller=" + caller + " body=" + body);
     }
 

@@ -14,7 +14,7 @@ public class LandingService {
 
     @Throttle(limit = 1_000_000, duration = 60)
     public CompletionStage<String> stage() {
-        return CompletableFuture.completedFuture(Thread.currentThread().getName());
+        return CompletableFuture.completedFuture(Thread.currentThread().getName() + " mdc=" + org.jboss.logging.MDC.get("landing"));
     }
 
     @Throttle(limit = 1_000_000, duration = 60)

@@ -192,9 +192,14 @@ class EventLoopTest {
     @Test
     void aThrottledBeanMethodsBodyRunsWhereItsCallerIs() {
         for (int i = 0; i < 3; i++) {
-            sameThread(given().get("/quarkus/landing/stage-worker").then().statusCode(200).extract().asString(), "executor-thread");
+            // the stage's body also reads the logging context (MDC) its caller set: it came along
+            String worker = given().get("/quarkus/landing/stage-worker").then().statusCode(200).extract().asString();
+            assertTrue(worker.endsWith(" mdc=" + worker.replaceAll("^caller=(\\S+) .*$", "$1")), worker);
+            sameThread(worker.replaceFirst(" mdc=\\S+$", ""), "executor-thread");
+            String loop = given().get("/quarkus/landing/stage-loop").then().statusCode(200).extract().asString();
+            assertTrue(loop.endsWith(" mdc=" + loop.replaceAll("^caller=(\\S+) .*$", "$1")), loop);
+            sameThread(loop.replaceFirst(" mdc=\\S+$", ""), "vert.x-eventloop-thread");
             sameThread(given().get("/quarkus/landing/uni-worker").then().statusCode(200).extract().asString(), "executor-thread");
-            sameThread(given().get("/quarkus/landing/stage-loop").then().statusCode(200).extract().asString(), "vert.x-eventloop-thread");
             sameThread(given().get("/quarkus/landing/uni-loop").then().statusCode(200).extract().asString(), "vert.x-eventloop-thread");
         }
         // one call an hour: the first (in this test or an earlier run of the class) may pass; the later are refused
