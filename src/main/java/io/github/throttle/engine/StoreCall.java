@@ -204,31 +204,6 @@ public final class StoreCall {
         return false;
     }
 
-    /** The indexes of the {@linkplain #returnable(int) returnable} pairs, in pair order. */
-    public int[] returnablePairs() {
-        return returnablePairs(true, true);
-    }
-
-    /**
-     * The indexes of the {@linkplain #returnable(int) returnable} pairs of rate limits ({@code weight}) and of
-     * in-flight limits ({@code seats}), in pair order.
-     */
-    public int[] returnablePairs(boolean weight, boolean seats) {
-        int[] of = new int[pairs.length];
-        int n = 0;
-        for (int p = 0; p < pairs.length; p++) {
-            if (returnable(p) && (pairs[p].limit().inFlight() ? seats : weight)) {
-                of[n++] = p;
-            }
-        }
-        return java.util.Arrays.copyOf(of, n);
-    }
-
-    /** The give-back of this call: its returnable pairs, in order ({@link #returnablePairs()}); null when there are none. */
-    public StoreCall givingBack() {
-        return givingBack(returnablePairs());
-    }
-
     /** The give-back of these pairs of this call, in that order, each with the weight its count recorded; null when there are none. */
     public StoreCall givingBack(int[] of) {
         Builder b = builder(nowMillis, true);

@@ -1,7 +1,10 @@
 package io.github.throttle.engine;
 
+import io.github.throttle.CallEnding;
 import io.github.throttle.Decision;
 import org.junit.jupiter.api.Test;
+
+import java.util.EnumSet;
 
 import static io.github.throttle.engine.StoreFixture.figures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -81,14 +84,15 @@ public interface SharedCountContract extends StoreFixture {
         assertTrue(call(SIX_PM, 2, new String[] {key}, ten).allowed());
         Charge both = send(StoreCall.builder(SIX_PM + 1, true).add(key, ten, 3, 0, true).add(key, four, 1, 1, true).build());
         assertTrue(both.allowed());
-        assertEquals(1, both.call().returnablePairs().length, "given back through the first pair holding the count");
+        assertEquals(1, Took.of(both.call(), both.reply()).only(EnumSet.of(CallEnding.Part.WEIGHT)).call().pairCount(),
+                "given back through the first pair holding the count");
         assertEquals(5, peek(SIX_PM + 2, key, ten).remaining());
         giveBack(both);
         assertEquals(8, peek(SIX_PM + 3, key, ten).remaining(), "the 3 recorded come back, once");
         // weight comes back only if every limit sharing the count gives it back
         Charge one = send(StoreCall.builder(SIX_PM + 4, true).add(key, ten, 3, 0, true).add(key, four, 1, 1).build());
         assertTrue(one.allowed());
-        assertEquals(0, one.call().returnablePairs().length);
+        assertTrue(Took.of(one.call(), one.reply()).only(EnumSet.of(CallEnding.Part.WEIGHT)).isEmpty());
         assertEquals(5, peek(SIX_PM + 5, key, ten).remaining());
     }
 
