@@ -42,16 +42,8 @@ public final class Decider {
     private final StoreCallTimer timer;
 
     private final AtomicBoolean probing = new AtomicBoolean();
-    /** The most blind releases kept while the store cannot take them. */
-    private static final int MAX_UNKNOWN = 10_000;
-    /** Seats of calls whose outcome is unknown, to release blindly ({@link #releaseBlindly}). */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Unknown> unknown = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    /** Whether blind releases are being sent. */
-    private final AtomicBoolean releasing = new AtomicBoolean();
-
-    /** The seats of a call whose outcome is unknown, to release until {@code until} (when their lease ends anyway). */
-    private record Unknown(Took seats, long until) {
-    }
+    /** The seats of calls whose outcome is unknown, released blindly. */
+    private final BlindReleases blind;
     private volatile long openUntil = Long.MIN_VALUE;
     /** When a failure of one call alone was last logged. */
     private volatile long callFailureLogged = Long.MIN_VALUE;
@@ -80,6 +72,7 @@ public final class Decider {
         this.onFailure = onFailure;
         this.openMillis = openPeriod.toMillis();
         this.local = onFailure.kind() == FailurePolicy.Kind.LOCAL ? onFailure.localStore().get() : null;
+        this.blind = new BlindReleases(store, clock, timeout);
     }
 
     /** The time to put in a {@link StoreCall}: the client clock, or -1 for the store's own clock. */
@@ -117,7 +110,7 @@ public final class Decider {
                 probing.set(false);
             }
             if (failure != null) {
-                releaseBlindly(call);
+                blind.owe(call);
                 return failure(call, limits);
             }
             return decided(r, call, limits, this::giveBack);
@@ -145,54 +138,6 @@ public final class Decider {
      */
     private CompletionStage<Void> giveBack(Took took) {
         return ask(() -> store.giveBack(took), (ok, failure) -> null);
-    }
-
-    /**
-     * A call whose outcome is unknown (no reply: the store may have run it; or it failed part-way) may hold seats
-     * nobody will release: they are released blindly, by the lease id the call chose ({@link Took#unknown}), now and,
-     * while the store cannot be reached, after each answer it gives again, until the lease would have ended anyway.
-     * Its weight in rate windows stays counted (the safe side) until it leaves its windows.
-     */
-    private void releaseBlindly(StoreCall call) {
-        Took seats = Took.unknown(call);
-        if (seats.isEmpty()) {
-            return;
-        }
-        long lease = 0;
-        for (int p = 0; p < call.pairCount(); p++) {
-            if (call.limit(p).inFlight()) {
-                lease = Math.max(lease, call.limit(p).durationMillis());
-            }
-        }
-        if (unknown.size() >= MAX_UNKNOWN) {
-            // the oldest is dropped: its seats end with their lease
-            unknown.poll();
-        }
-        unknown.add(new Unknown(seats, clock.millis() + lease));
-        releaseUnknown();
-    }
-
-    /** Sends the blind releases still owed, once at a time; one the store takes is done, one past its lease too. */
-    private void releaseUnknown() {
-        if (unknown.isEmpty() || !releasing.compareAndSet(false, true)) {
-            return;
-        }
-        long now = clock.millis();
-        List<CompletableFuture<?>> sent = new java.util.ArrayList<>();
-        for (Unknown u : unknown) {
-            if (u.until() <= now) {
-                unknown.remove(u);
-                continue;
-            }
-            CompletableFuture<Void> release;
-            try {
-                release = store.giveBack(u.seats()).toCompletableFuture().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                release = CompletableFuture.failedFuture(e);
-            }
-            sent.add(release.thenRun(() -> unknown.remove(u)));
-        }
-        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> releasing.set(false));
     }
 
     /**
@@ -310,9 +255,7 @@ public final class Decider {
     }
 
     private void onSuccess() {
-        if (!unknown.isEmpty()) {
-            releaseUnknown();
-        }
+        blind.retry();
         if (!failing) {
             return;
         }
