@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.temporal.ChronoUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ThrottleAdmin.resetAll()} over a real Redis holding many counts: it walks the whole keyspace of counts,
@@ -38,18 +38,20 @@ class ResetAllOverRedisTest {
              CdiContainer cdi = CdiContainer.start(TestConfig.of("throttle.redis.uri", redis.uri(), "throttle.redis.timeout", "200ms"),
                      Logins.class, ThrottleAdminBean.class)) {
             Logins logins = cdi.bean(Logins.class);
-            // connected and warm: the first call of a JVM may take longer than this test's short timeout
-            for (int i = 0; i < 100 && !"welcome".equals(tryLogin(logins)); i++) {
-                Thread.onSpinWait();
+            // until the store refuses: on a busy machine the first calls of a JVM may outlast this test's short
+            // timeout, pass under the failure policy and have what they took given back when their answers come
+            boolean refused = false;
+            for (int i = 0; i < 100 && !refused; i++) {
+                refused = tryLogin(logins) == null;
             }
-            logins.login();
-            assertThrows(ThrottledException.class, logins::login);
+            assertTrue(refused, "the login's quota is spent");
             RedisClient client = RedisClient.create(redis.uri());
             try (StatefulRedisConnection<String, String> c = client.connect()) {
                 // many identities' counts, under the prefix
                 c.sync().eval("for i = 1, tonumber(ARGV[1]) do redis.call('HSET', 'throttle:filler:' .. i, 'w', '1') end return 1",
                         ScriptOutputType.INTEGER, new String[0], Integer.toString(KEYS));
-                assertEquals(KEYS + 1L, c.sync().dbsize() - settingsKeys(c), "the filler and the login's count");
+                // the login's count too, unless every call it counted timed out and was given back since
+                assertTrue(c.sync().dbsize() - settingsKeys(c) >= KEYS, "the filler and the login's count");
 
                 cdi.bean(ThrottleAdmin.class).resetAll();
 
@@ -64,7 +66,7 @@ class ResetAllOverRedisTest {
     private static String tryLogin(Logins logins) {
         try {
             return logins.login();
-        } catch (RuntimeException e) {
+        } catch (ThrottledException e) {
             return null;
         }
     }
