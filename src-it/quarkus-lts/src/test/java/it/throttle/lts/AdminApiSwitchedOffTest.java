@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 /** Without throttle.admin.enabled, the admin API answers as a path no resource has, whoever asks. */
 @QuarkusTest
-@TestProfile(EmbeddedStoreTest.Embedded.class)
+@TestProfile(Profiles.EmbeddedStore.class)
 class AdminApiSwitchedOffTest extends AdminClient {
 
     @Test

@@ -1,14 +1,11 @@
 package it.throttle.lts;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import it.throttle.scenarios.AdminScenarios;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -20,15 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * basic auth). No path is constrained, so each refusal is the admin API's own problem body.
  */
 @QuarkusTest
-@TestProfile(AdminApiTest.AdminEnabled.class)
+@TestProfile(Profiles.AdminApiAndOtelMetrics.class)
 class AdminApiTest extends AdminScenarios {
-
-    public static class AdminEnabled implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.admin.enabled", "true");
-        }
-    }
 
     @Test
     void itsOwnRefusalsAreProblemBodies() {

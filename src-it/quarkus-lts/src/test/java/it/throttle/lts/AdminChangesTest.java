@@ -6,6 +6,6 @@ import it.throttle.scenarios.AdminChangesScenarios;
 
 /** Overrides, usage, reset and top denied over the admin API on Quarkus REST. */
 @QuarkusTest
-@TestProfile(AdminApiTest.AdminEnabled.class)
+@TestProfile(Profiles.AdminApiAndOtelMetrics.class)
 class AdminChangesTest extends AdminChangesScenarios {
 }

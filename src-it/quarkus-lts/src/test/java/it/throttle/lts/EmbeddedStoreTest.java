@@ -1,10 +1,8 @@
 package it.throttle.lts;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
-import io.restassured.response.Response;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.InFlightScenarios;
 import it.throttle.scenarios.Observability;
@@ -19,18 +17,14 @@ import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scenarios on the Quarkus LTS line with no Redis configured: the embedded store, always ready. */
 @QuarkusTest
-@TestProfile(EmbeddedStoreTest.Embedded.class)
+@TestProfile(Profiles.EmbeddedStore.class)
 class EmbeddedStoreTest extends QuarkusClient
         implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios {
-
-    public static class Embedded implements QuarkusTestProfile {
-    }
 
     @Test
     void callsAreCountedUnderThePlanWhoseLimitsApplied() {
@@ -39,11 +33,7 @@ class EmbeddedStoreTest extends QuarkusClient
 
     @Test
     void readinessIsUpWithTheMemoryStore() {
-        Response ready = Observed.readiness();
-        ready.then().statusCode(200).body("status", equalTo("UP"));
-        Map<String, Object> check = Observed.throttleCheck(ready);
-        assertEquals("UP", check.get("status"));
-        assertEquals(Map.of("store", "memory", "reachable", true), check.get("data"));
+        Observed.assertReady("memory");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What the application publishes about Throttle: its Prometheus metrics and its readiness check. */
@@ -40,6 +41,15 @@ final class Observed {
 
     static Response readiness() {
         return given().get("/q/health/ready");
+    }
+
+    /** Readiness is UP, and so is its check named {@code throttle}, which finds {@code store} reachable. */
+    static void assertReady(String store) {
+        Response ready = readiness();
+        ready.then().statusCode(200).body("status", equalTo("UP"));
+        Map<String, Object> check = throttleCheck(ready);
+        assertEquals("UP", check.get("status"));
+        assertEquals(Map.of("store", store, "reachable", true), check.get("data"));
     }
 
     /** The one check named {@code throttle} of a health response. */

@@ -4,7 +4,6 @@ import io.github.throttle.testing.RedisProcess;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import io.restassured.response.Response;
 import it.throttle.quarkus.RedisResource;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.CountsInRedis;
@@ -113,11 +112,7 @@ class OnRedisTest extends QuarkusClient
 
     @Test
     void readinessIsUpWithRedisReachable() {
-        Response ready = Observed.readiness();
-        ready.then().statusCode(200).body("status", equalTo("UP"));
-        Map<String, Object> check = Observed.throttleCheck(ready);
-        assertEquals("UP", check.get("status"));
-        assertEquals(Map.of("store", "redis", "reachable", true), check.get("data"));
+        Observed.assertReady("redis");
     }
 
     @Override

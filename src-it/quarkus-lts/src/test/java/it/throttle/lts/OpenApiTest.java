@@ -1,7 +1,6 @@
 package it.throttle.lts;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
@@ -20,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * throttled operation, its body and headers defined once under components, and leaves the others alone.
  */
 @QuarkusTest
-@TestProfile(EmbeddedStoreTest.Embedded.class)
+@TestProfile(Profiles.EmbeddedStore.class)
 class OpenApiTest {
 
     private static JsonPath document() {

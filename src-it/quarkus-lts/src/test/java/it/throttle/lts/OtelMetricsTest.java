@@ -6,12 +6,10 @@ import io.opentelemetry.sdk.metrics.data.HistogramPointData;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -25,18 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * OpenTelemetry exporter, and not Micrometer, which is there too.
  */
 @QuarkusTest
-@TestProfile(OtelMetricsTest.Otel.class)
+@TestProfile(Profiles.AdminApiAndOtelMetrics.class)
 class OtelMetricsTest {
-
-    public static class Otel implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.metrics", "otel",
-                    "quarkus.otel.metrics.enabled", "true",
-                    "quarkus.otel.metrics.exporter", "throttle-test",
-                    "quarkus.otel.metric.export.interval", "200ms");
-        }
-    }
 
     private static final AttributeKey<String> BUCKET = AttributeKey.stringKey("bucket");
     private static final AttributeKey<String> PLAN = AttributeKey.stringKey("plan");

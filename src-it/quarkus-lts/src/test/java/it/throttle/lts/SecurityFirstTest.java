@@ -15,7 +15,7 @@ import static org.hamcrest.Matchers.startsWith;
  * quota, decided on the event loop and served on a worker.
  */
 @QuarkusTest
-@TestProfile(EmbeddedStoreTest.Embedded.class)
+@TestProfile(Profiles.EmbeddedStore.class)
 class SecurityFirstTest {
 
     @Test

@@ -4,7 +4,6 @@ import it.throttle.quarkus.RedisResource;
 import it.throttle.scenarios.Observability;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
@@ -35,23 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its counts, {@code 2 × limit + share} when it restarted empty.
  */
 @QuarkusTest
-@TestProfile(StoreDownCountsLocallyTest.Local.class)
+@TestProfile(Profiles.StoreFailuresCountedLocally.class)
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
 class StoreDownCountsLocallyTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final int LIMIT = 6;
     private static final int LOCAL = 3;
-
-    public static class Local implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // the application's timeout (5 s): calls are counted in Redis exactly only if a slow answer on a busy
-            // machine does not pass for a failure
-            return Map.of("throttle.on-store-failure", "local", "throttle.local.share", "0.5",
-                    "throttle.forwarded.trusted-proxies", "127.0.0.0/8");
-        }
-    }
 
     private static Response call(String client) {
         return given().header("X-Forwarded-For", client).get("/lts/local");

@@ -1,22 +1,20 @@
 package it.throttle.lts;
 
 import it.throttle.quarkus.RedisResource;
+import it.throttle.quarkus.StoreFailuresDenied;
 import it.throttle.scenarios.Observability;
 import it.throttle.scenarios.PrometheusText;
 import it.throttle.scenarios.StoreOutage;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
-import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,18 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * once, so that an orchestrator never routes traffic to an instance that still refuses it.
  */
 @QuarkusTest
-@TestProfile(StoreDownDeniesTest.Deny.class)
+@TestProfile(StoreFailuresDenied.class)
 @QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
 class StoreDownDeniesTest {
-
-    public static class Deny implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // the application's timeout (5 s): a killed Redis refuses commands at once, and after its restart a slow
-            // answer on a busy machine must not pass for a failure
-            return Map.of("throttle.on-store-failure", "deny");
-        }
-    }
 
     @Test
     void withDenyTheOpenApiDocumentAlsoShowsThe503OfThrottledOperations() {
@@ -50,10 +39,7 @@ class StoreDownDeniesTest {
 
     @Test
     void readinessIsDownWhileRedisIsDeadAndOnceUpAgainCallsAreCounted() {
-        Response up = Observed.readiness();
-        up.then().statusCode(200).body("status", equalTo("UP"));
-        assertEquals("UP", Observed.throttleCheck(up).get("status"));
-        assertEquals(Map.of("store", "redis", "reachable", true), Observed.throttleCheck(up).get("data"));
+        Observed.assertReady("redis");
         given().header("X-Forwarded-For", Observed.freshAddress()).get("/lts/guarded").then().statusCode(200);
         PrometheusText before = Observed.metrics();
         StoreOutage outage = new StoreOutage(Observability.quarkus(RestAssured.port), RestAssured.port, RedisResource.redis, true);

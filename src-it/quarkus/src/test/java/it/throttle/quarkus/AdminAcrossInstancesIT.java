@@ -1,14 +1,13 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.RestAssured;
 import io.restassured.specification.RequestSpecification;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -17,28 +16,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Limits changed while running, seen from two instances of the application on one Redis. Instance A is the
- * packaged application Quarkus starts for this test; instance B is a second process this test starts from the
- * same packaged jar, on a port of its own, with the same Redis URI: two JVMs, each with its own limiter, deny cache
- * and poll of the shared settings, as two servers behind a load balancer. Changes are made on one instance and
- * awaited on the other with a deadline only a real fault reaches (the product applies them within a second).
+ * packaged application Quarkus starts for the tests across instances; instance B is a second process this test
+ * starts from the same packaged jar, on a port of its own, with the same Redis URI: two JVMs, each with its own
+ * limiter, deny cache and poll of the shared settings, as two servers behind a load balancer. Changes are made on
+ * one instance and awaited on the other with a deadline only a real fault reaches (the product applies them within
+ * a second).
  */
 @QuarkusIntegrationTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class AdminAcrossInstancesIT {
 
-    private static SecondInstance instanceB;
-
-    @BeforeAll
-    static void startInstanceB() throws IOException {
-        instanceB = SecondInstance.start("instance-b", "/quarkus/admin/limits");
-    }
-
-    @AfterAll
-    static void stopInstanceB() throws InterruptedException {
-        if (instanceB != null) {
-            instanceB.close();
-        }
-    }
+    @RegisterExtension
+    static final SecondInstance.PerClass instanceB = new SecondInstance.PerClass("instance-b", "/quarkus/admin/limits");
 
     private static RequestSpecification a() {
         return RestAssured.given();

@@ -1,8 +1,8 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import it.throttle.scenarios.Observability;
@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -33,20 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and each call reaches the store once. A key resolver the application marks blocking is run on the worker.
  */
 @QuarkusTest
-@TestProfile(DecidedBeforeDispatchTest.Profile.class)
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(Profiles.OneEventLoop.class)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class DecidedBeforeDispatchTest {
 
-    private static final int WORKERS = 4;
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // the longest timeout, beyond what the test holds Redis for: every held call is decided by Redis
-            return Map.of("quarkus.vertx.event-loops-pool-size", "1", "quarkus.thread-pool.core-threads", "1",
-                    "quarkus.thread-pool.max-threads", Integer.toString(WORKERS), "throttle.redis.timeout", "60s");
-        }
-    }
+    private static final int WORKERS = Profiles.OneEventLoop.WORKERS;
 
     @Test
     void anAllowedBlockingCallIsDecidedOnTheEventLoopAndRunsOnAWorker() {

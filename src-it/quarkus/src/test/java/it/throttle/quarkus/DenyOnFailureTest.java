@@ -1,12 +1,14 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import it.throttle.scenarios.Observability;
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -16,29 +18,29 @@ import static org.hamcrest.Matchers.nullValue;
 
 /** {@code throttle.on-store-failure=deny}: without Redis, throttled calls get 503 with Retry-After. */
 @QuarkusTest
-@TestProfile(DenyOnFailureTest.Profile.class)
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(StoreFailuresDenied.class)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class DenyOnFailureTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // the default timeout: a killed Redis refuses commands at once
-            return Map.of("throttle.on-store-failure", "deny");
-        }
-    }
 
     @Test
     void aDeadRedisGives503WithRetryAfterAndUnthrottledEndpointsStillWork() {
         given().header("X-Forwarded-For", "10.5.0.1").get("/it/fixed").then().statusCode(200);
         RedisResource.redis.kill();
-        for (int i = 0; i < 20; i++) {
-            given().header("X-Forwarded-For", "10.5.0." + (i + 2)).get("/it/fixed").then().statusCode(503)
-                    .header("Retry-After", matchesPattern("[1-9]\\d*"))
-                    .header("RateLimit", nullValue())
-                    .contentType(containsString("application/problem+json"))
-                    .body("status", equalTo(503));
+        try {
+            for (int i = 0; i < 20; i++) {
+                given().header("X-Forwarded-For", "10.5.0." + (i + 2)).get("/it/fixed").then().statusCode(503)
+                        .header("Retry-After", matchesPattern("[1-9]\\d*"))
+                        .header("RateLimit", nullValue())
+                        .contentType(containsString("application/problem+json"))
+                        .body("status", equalTo(503));
+            }
+            given().get("/it/open").then().statusCode(200);
+        } finally {
+            RedisResource.redis.restart();
         }
-        given().get("/it/open").then().statusCode(200);
+        // the next test on this application finds Redis counting again; a new client each time spends no quota
+        AtomicInteger client = new AtomicInteger();
+        Observability.await("calls are counted again", Duration.ofSeconds(30), () -> given()
+                .header("X-Forwarded-For", "10.5.1." + (1 + client.getAndIncrement() % 250)).get("/it/fixed").statusCode() == 200);
     }
 }

@@ -1,8 +1,8 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -39,18 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * throttled request waits for its decision, the same event loop keeps answering other requests.
  */
 @QuarkusTest
-@TestProfile(EventLoopTest.Profile.class)
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@TestProfile(Profiles.OneEventLoop.class)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class EventLoopTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // one event loop: a blocked one would leave nothing to answer with; the longest timeout, beyond what
-            // the test holds Redis for, so that every held call is decided by Redis, not by the timeout
-            return Map.of("quarkus.vertx.event-loops-pool-size", "1", "throttle.redis.timeout", "60s");
-        }
-    }
 
     @Test
     void aUniEndpointIsThrottledOnTheEventLoop() {

@@ -1,17 +1,16 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.RestAssured;
 import io.restassured.specification.RequestSpecification;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,23 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * calls work come back when their lease (20 s) ends.
  */
 @QuarkusIntegrationTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class InFlightAcrossInstancesIT {
 
-    private static SecondInstance instanceB;
-
-    @BeforeAll
-    static void startInstanceB() throws IOException {
-        instanceB = SecondInstance.start("in-flight-b", "/quarkus/slow/in-progress");
-    }
-
-    @AfterAll
-    static void stopInstanceB() throws InterruptedException {
-        if (instanceB != null) {
-            instanceB.close();
-        }
-    }
+    @RegisterExtension
+    static final SecondInstance.PerClass instanceB = new SecondInstance.PerClass("in-flight-b", "/quarkus/slow/in-progress");
 
     /** A call of {@code key} named {@code id}: it works until {@link #finish finished}; its status. */
     private static int call(RequestSpecification instance, String key, String id) {
@@ -127,7 +115,6 @@ class InFlightAcrossInstancesIT {
         CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> call(instanceB.given(), "killed", "held-2"));
         SecondInstance.await("both calls work on B", () -> inProgress(instanceB.given()) == 2);
         instanceB.kill();
-        instanceB = null;
         // calls on A are finished before they come: one let in answers at once
         finish(RestAssured.given(), "probe");
         assertEquals(429, call(RestAssured.given(), "killed", "probe"), "the seats are still held");

@@ -1,11 +1,8 @@
 package it.throttle.quarkus;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -13,15 +10,8 @@ import static org.hamcrest.Matchers.nullValue;
 
 /** {@code throttle.headers=none}. */
 @QuarkusTest
-@TestProfile(NoFieldsDialectTest.Profile.class)
+@TestProfile(Profiles.NoFields.class)
 class NoFieldsDialectTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.headers", "none");
-        }
-    }
 
     @Test
     void noFieldsButRetryAfterStillComesWithA429() {

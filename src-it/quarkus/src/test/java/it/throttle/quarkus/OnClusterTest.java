@@ -1,9 +1,8 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.InFlightScenarios;
 import it.throttle.scenarios.PlanScenarios;
@@ -13,12 +12,7 @@ import it.throttle.scenarios.WaitingScenarios;
 
 /** The scenarios on Quarkus, counting in a three-primary Redis Cluster. */
 @QuarkusTest
-@TestProfile(OnClusterTest.Profile.class)
-@QuarkusTestResource(value = ClusterResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = ClusterResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class OnClusterTest extends QuarkusClient
         implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios {
-
-    /** Its own profile, so the application restarts with the cluster's settings. */
-    public static class Profile implements QuarkusTestProfile {
-    }
 }

@@ -1,7 +1,8 @@
 package it.throttle.quarkus;
 
 import io.github.throttle.testing.RedisProcess;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.CountsInRedis;
@@ -13,7 +14,7 @@ import it.throttle.scenarios.WaitingScenarios;
 
 /** The scenarios on Quarkus, counting in a real Redis. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class OnRedisTest extends QuarkusClient
         implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios, CountsInRedis {
 

@@ -1,9 +1,8 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import it.throttle.scenarios.CoreScenarios;
 import it.throttle.scenarios.InFlightScenarios;
 import it.throttle.scenarios.PlanScenarios;
@@ -20,14 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scenarios on Quarkus, counting in Redis over TLS as the README's least-privilege user. */
 @QuarkusTest
-@TestProfile(OnTlsAclRedisTest.Profile.class)
-@QuarkusTestResource(value = TlsAclRedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = TlsAclRedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class OnTlsAclRedisTest extends QuarkusClient
         implements CoreScenarios, PlanScenarios, InFlightScenarios, WaitingScenarios, UnmappedExceptionScenarios {
-
-    /** Its own profile, so the application restarts with this Redis's settings. */
-    public static class Profile implements QuarkusTestProfile {
-    }
 
     @Test
     void theApplicationCountsOverTlsAsTheAclUserAndIsRefusedNothing() {

@@ -2,7 +2,10 @@ package it.throttle.quarkus;
 
 import io.github.throttle.health.ThrottleReadiness;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,15 +20,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Readiness and decisions agree on Quarkus 3.38.2, which has no SmallRye Health extension: Throttle's readiness
  * check is called as a bean, as an orchestrator's probe would call it. Redis killed: the check says so and calls get
- * the failure policy; Redis started again: once the check reports it reachable, the next calls are counted.
+ * the failure policy; Redis started again: once the check reports it reachable, the next calls are counted. Shown
+ * under each failure policy by a test class of its own.
  */
-final class ReadinessAgreement {
+abstract class ReadinessAgreement {
 
     /** Only a real fault makes a condition wait this long. */
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
-    private ReadinessAgreement() {
+    @Inject
+    @Readiness
+    ThrottleReadiness readiness;
+
+    /** Whether the application under test denies calls it cannot count ({@code throttle.on-store-failure=deny}). */
+    abstract boolean denies();
+
+    @Test
+    void onceTheCheckReportsRedisReachableTheNextCallsAreCounted() {
+        acrossAnOutage(readiness, denies());
     }
 
     /** {@code GET /it/fixed} (3 an hour per client) from a client of its own. */
@@ -52,7 +65,7 @@ final class ReadinessAgreement {
         return r;
     }
 
-    static void acrossAnOutage(ThrottleReadiness check, boolean denies) {
+    private static void acrossAnOutage(ThrottleReadiness check, boolean denies) {
         HealthCheckResponse up = check.call();
         assertEquals(HealthCheckResponse.Status.UP, up.getStatus());
         assertTrue(reachable(up));

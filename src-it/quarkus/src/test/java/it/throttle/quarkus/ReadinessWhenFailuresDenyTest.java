@@ -1,35 +1,18 @@
 package it.throttle.quarkus;
 
-import io.github.throttle.health.ThrottleReadiness;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.inject.Inject;
-import org.eclipse.microprofile.health.Readiness;
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
 
 /** {@code throttle.on-store-failure=deny}: see {@link ReadinessAgreement}. */
 @QuarkusTest
-@TestProfile(ReadinessWhenFailuresDenyTest.Profile.class)
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
-class ReadinessWhenFailuresDenyTest {
+@TestProfile(StoreFailuresDenied.class)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
+class ReadinessWhenFailuresDenyTest extends ReadinessAgreement {
 
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.on-store-failure", "deny");
-        }
-    }
-
-    @Inject
-    @Readiness
-    ThrottleReadiness readiness;
-
-    @Test
-    void onceTheCheckReportsRedisReachableTheNextCallsAreCounted() {
-        ReadinessAgreement.acrossAnOutage(readiness, true);
+    @Override
+    boolean denies() {
+        return true;
     }
 }

@@ -1,6 +1,7 @@
 package it.throttle.quarkus;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * timeout: a killed server refuses commands at once, so no timeout is needed to notice it.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class RedisOutageTest {
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();

@@ -2,6 +2,9 @@ package it.throttle.quarkus;
 
 import io.restassured.RestAssured;
 import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.File;
 import java.io.IOException;
@@ -63,6 +66,44 @@ final class SecondInstance implements AutoCloseable {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();
+        }
+    }
+
+    /**
+     * The second instance of a test class ({@code @RegisterExtension static final}): started once the application
+     * under test and its Redis are, before the class's tests; stopped after them, unless a test killed it.
+     */
+    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+        private final String name;
+        private final String readyPath;
+        private SecondInstance instance;
+
+        /** Its output goes to {@code target/<name>.log}; it is ready once {@code readyPath} answers 200. */
+        PerClass(String name, String readyPath) {
+            this.name = name;
+            this.readyPath = readyPath;
+        }
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws IOException {
+            instance = start(name, readyPath);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws InterruptedException {
+            if (instance != null) {
+                instance.close();
+            }
+        }
+
+        RequestSpecification given() {
+            return instance.given();
+        }
+
+        /** Kills it at once, as a crashed server: nothing it holds is given back. */
+        void kill() throws InterruptedException {
+            instance.kill();
         }
     }
 

@@ -1,26 +1,16 @@
 package it.throttle.quarkus;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.nullValue;
 
 /** {@code throttle.enabled=false}: nothing is limited, no fields are sent. */
 @QuarkusTest
-@TestProfile(SwitchedOffTest.Profile.class)
+@TestProfile(Profiles.SwitchedOff.class)
 class SwitchedOffTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.enabled", "false");
-        }
-    }
 
     @Test
     void theMasterSwitchTurnsEveryLimitOff() {

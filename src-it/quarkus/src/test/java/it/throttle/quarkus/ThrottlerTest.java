@@ -2,7 +2,8 @@ package it.throttle.quarkus;
 
 import io.github.throttle.Decision;
 import io.github.throttle.Throttler;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The programmatic entry point, on Redis: acquire, report usage, reset — also of an annotated bucket. */
 @QuarkusTest
-@QuarkusTestResource(value = RedisResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(value = RedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
 class ThrottlerTest {
 
     @Inject

@@ -1,11 +1,8 @@
 package it.throttle.quarkus;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
@@ -14,15 +11,8 @@ import static org.hamcrest.Matchers.nullValue;
 
 /** {@code throttle.headers=x-ratelimit}. */
 @QuarkusTest
-@TestProfile(XRateLimitDialectTest.Profile.class)
+@TestProfile(Profiles.XRateLimitFields.class)
 class XRateLimitDialectTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("throttle.headers", "x-ratelimit");
-        }
-    }
 
     @Test
     void theXRateLimitTrioReplacesTheIetfFields() {

@@ -12,7 +12,10 @@ import java.util.Map;
 
 /**
  * A real redis-server for the application under test, which a test may pause, flush, kill or restart; shared by the
- * suites of both Quarkus lines.
+ * suites of both Quarkus lines. Where test classes name it with {@code @WithTestResource(value = RedisResource.class,
+ * scope = TestResourceScope.MATCHING_RESOURCES)}, those that also name the same profile share one server and one start
+ * of the application, so a test that pauses or kills the server has it serving again before it ends. The LTS suite
+ * restricts it to each class instead: none of its classes on Redis shares its settings with another.
  */
 public class RedisResource implements QuarkusTestResourceLifecycleManager {
 
