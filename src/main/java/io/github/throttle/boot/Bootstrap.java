@@ -15,6 +15,7 @@ import io.github.throttle.metrics.Meters;
 import io.github.throttle.metrics.MetricsBackends;
 import io.github.throttle.memory.MemoryStore;
 import io.github.throttle.redis.RedisStores;
+import io.github.throttle.redis.ReplicationEvents;
 import io.github.throttle.limiter.Limiter;
 import io.github.throttle.limiter.Targets;
 import io.github.throttle.limiter.Wakeups;
@@ -61,7 +62,7 @@ public final class Bootstrap {
                 "Invalid " + ThrottleSettings.METRICS + "=" + settings.metrics() + ": this server offers no such metrics"
                         + " (its API is not visible to the application or its registry is not a CDI bean); use auto or none"));
         InstantSource clock = settings.manualClock() ? manual : InstantSource.system();
-        Store store = open(settings, clock);
+        Store store = open(settings, clock, meters);
         if (settings.manualClock()) {
             LOG.log(System.Logger.Level.WARNING, "Throttle reads a clock that stands still until a test moves it ("
                     + ThrottleSettings.CLOCK + "=manual): for tests only, never in production");
@@ -106,12 +107,28 @@ public final class Bootstrap {
         return limiter;
     }
 
-    private static Store open(ThrottleSettings settings, InstantSource clock) {
+    private static Store open(ThrottleSettings settings, InstantSource clock, Meters meters) {
         if (settings.redisUri().isEmpty()) {
             return new MemoryStore(clock);
         }
         try {
-            return RedisStores.open(settings.redisUri().get(), settings.redisCluster(), settings.redisTimeout());
+            String kind = RedisStores.kind(settings.redisUri().get(), settings.redisCluster());
+            // the acknowledgement timers only where acknowledgements are asked for
+            Meters.Timer acknowledged = settings.replicaAcks() > 0 ? meters.replicaAcks(kind, Meters.ACKNOWLEDGED) : nanos -> { };
+            Meters.Timer lacking = settings.replicaAcks() > 0 ? meters.replicaAcks(kind, Meters.LACKING) : nanos -> { };
+            Meters.Counter promotions = meters.promotions(kind);
+            return RedisStores.open(settings.redisUri().get(), settings.redisCluster(), settings.redisTimeout(), settings.replicaAcks(),
+                    new ReplicationEvents() {
+                        @Override
+                        public void waited(boolean enough, long nanos) {
+                            (enough ? acknowledged : lacking).record(nanos);
+                        }
+
+                        @Override
+                        public void promoted() {
+                            promotions.increment();
+                        }
+                    });
         } catch (IllegalArgumentException e) {
             throw new InvalidThrottleException("Invalid " + e.getMessage(), e);
         }

@@ -20,6 +20,7 @@ public record ThrottleSettings(
         Optional<String> redisUri,
         boolean redisCluster,
         Duration redisTimeout,
+        int replicaAcks,
         String keyPrefix,
         boolean clientTime,
         FailurePolicy.Kind onStoreFailure,
@@ -48,6 +49,8 @@ public record ThrottleSettings(
     public static final String REDIS_URI = "throttle.redis.uri";
     public static final String REDIS_CLUSTER = "throttle.redis.cluster";
     public static final String REDIS_TIMEOUT = "throttle.redis.timeout";
+    /** Replicas that must hold a decision before its caller is told: {@code WAIT} after each run that wrote. */
+    public static final String REPLICA_ACKS = "throttle.redis.replica-acks";
     public static final String KEY_PREFIX = "throttle.key-prefix";
     public static final String TIME_SOURCE = "throttle.time-source";
     public static final String ON_STORE_FAILURE = "throttle.on-store-failure";
@@ -64,7 +67,7 @@ public record ThrottleSettings(
     public static final String CLOCK = "throttle.clock";
 
     /** Every key Throttle reads. */
-    public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, KEY_PREFIX,
+    public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, REPLICA_ACKS, KEY_PREFIX,
             TIME_SOURCE, ON_STORE_FAILURE, LOCAL_SHARE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE,
             ADMIN_ENABLED, ADMIN_ROLE, CLOCK);
 
@@ -88,6 +91,21 @@ public record ThrottleSettings(
         }).orElse(Duration.ofMillis(500));
         if (timeout.toMillis() < 1 || timeout.toMillis() > 60_000) {
             throw invalid(REDIS_TIMEOUT, timeout.toMillis() + "ms", "must be between 1 ms and 60 s");
+        }
+        int replicaAcks = string(config, REPLICA_ACKS).map(v -> {
+            try {
+                int n = Integer.parseInt(v.trim());
+                if (n >= 0 && n <= 100) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw invalid(REPLICA_ACKS, v, "must be a whole number from 0 (do not wait for replicas) to 100");
+        }).orElse(0);
+        if (replicaAcks > 0 && uri.isEmpty()) {
+            throw invalid(REPLICA_ACKS, Integer.toString(replicaAcks), "replicas acknowledge decisions of a Redis store only: set "
+                    + REDIS_URI + ", or leave " + REPLICA_ACKS + " unset");
         }
         String prefix = string(config, KEY_PREFIX).map(String::trim).orElse("throttle");
         KeyCodec.checkPrefix(prefix).ifPresent(why -> {
@@ -149,7 +167,7 @@ public record ThrottleSettings(
             throw invalid(CLOCK, "manual", "only the embedded store counts by a clock a test moves; a Redis store ("
                     + REDIS_URI + ") counts by its own time: leave " + REDIS_URI + " unset in tests that move the clock");
         }
-        return new ThrottleSettings(enabled, uri, cluster, timeout, prefix, client, onFailure, share, headers, List.copyOf(proxies), header,
+        return new ThrottleSettings(enabled, uri, cluster, timeout, replicaAcks, prefix, client, onFailure, share, headers, List.copyOf(proxies), header,
                 report, metrics, denyCache, admin, role, manual);
     }
 

@@ -101,6 +101,18 @@ final class DeferredMeters implements Meters {
     }
 
     @Override
+    public Timer replicaAcks(String store, String outcome) {
+        Deferred<Timer> d = defer(b -> b.replicaAcks(store, outcome));
+        return nanos -> d.get().record(nanos);
+    }
+
+    @Override
+    public Counter promotions(String store) {
+        Deferred<Counter> d = defer(b -> b.promotions(store));
+        return () -> d.get().increment();
+    }
+
+    @Override
     public String name() {
         return name;
     }

@@ -2,7 +2,9 @@ package io.github.throttle.metrics;
 
 /**
  * Where Throttle's meters are published: a counter {@code throttle.calls} (tags {@code bucket}, {@code plan},
- * {@code result}) and a timer {@code throttle.store.calls} (tags {@code store}, {@code outcome}). Meters are
+ * {@code result}), a timer {@code throttle.store.calls} (tags {@code store}, {@code outcome}), with a Redis store
+ * the timer {@code throttle.store.replica.acks} of the waits for replicas (tags {@code store}, {@code outcome}
+ * {@code acknowledged} or {@code lacking}) and the counter {@code throttle.store.promotions} (tag {@code store}). Meters are
  * made once per tag set, at start-up or on first use, never per call.
  */
 public interface Meters {
@@ -13,6 +15,14 @@ public interface Meters {
     String STORE_CALLS = "throttle.store.calls";
     /** The name of the timer of the waits of calls reserved ahead of now ({@code maxWaitMillis}). */
     String WAITS = "throttle.wait";
+    /** The name of the timer of the waits for replicas to acknowledge a run ({@code throttle.redis.replica-acks}). */
+    String REPLICA_ACKS = "throttle.store.replica.acks";
+    /** The name of the counter of promotions a Redis store noticed (a new primary, a new replication id). */
+    String PROMOTIONS = "throttle.store.promotions";
+    /** Outcome of a wait for replicas: enough acknowledged in time. */
+    String ACKNOWLEDGED = "acknowledged";
+    /** Outcome of a wait for replicas: too few acknowledged in time; the run's callers got the failure policy. */
+    String LACKING = "lacking";
 
     /** One counter of {@link #CALLS}. */
     @FunctionalInterface
@@ -33,6 +43,12 @@ public interface Meters {
     /** One timer of {@link #WAITS}: the waits of the calls of a bucket that waited for their turn. */
     Timer waits(String bucket);
 
+    /** One timer of {@link #REPLICA_ACKS}: outcome {@link #ACKNOWLEDGED} or {@link #LACKING}. */
+    Timer replicaAcks(String store, String outcome);
+
+    /** The counter of {@link #PROMOTIONS}. */
+    Counter promotions(String store);
+
     /** A short name for logs: {@code micrometer}, {@code mp-metrics}, {@code otel} or {@code none}. */
     String name();
 
@@ -51,6 +67,16 @@ public interface Meters {
         @Override
         public Timer waits(String bucket) {
             return nanos -> { };
+        }
+
+        @Override
+        public Timer replicaAcks(String store, String outcome) {
+            return nanos -> { };
+        }
+
+        @Override
+        public Counter promotions(String store) {
+            return () -> { };
         }
 
         @Override

@@ -41,6 +41,24 @@ final class MicrometerMeters implements Meters {
     }
 
     @Override
+    public Timer replicaAcks(String store, String outcome) {
+        io.micrometer.core.instrument.Timer t = io.micrometer.core.instrument.Timer.builder(REPLICA_ACKS)
+                .description("Waits for replicas to acknowledge decisions, by outcome")
+                .tags("store", store, "outcome", outcome)
+                .register(registry);
+        return nanos -> t.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public Counter promotions(String store) {
+        io.micrometer.core.instrument.Counter c = io.micrometer.core.instrument.Counter.builder(PROMOTIONS)
+                .description("Promotions the store noticed: a new primary, or one that lost its counts")
+                .tags("store", store)
+                .register(registry);
+        return c::increment;
+    }
+
+    @Override
     public String name() {
         return "micrometer";
     }

@@ -43,6 +43,23 @@ final class MpMetricsMeters implements Meters {
     }
 
     @Override
+    public Timer replicaAcks(String store, String outcome) {
+        org.eclipse.microprofile.metrics.Timer t = registry.timer(
+                Metadata.builder().withName(REPLICA_ACKS).withDescription("Waits for replicas to acknowledge decisions, by outcome")
+                        .withUnit(MetricUnits.NANOSECONDS).build(),
+                new Tag("store", store), new Tag("outcome", outcome));
+        return nanos -> t.update(Duration.ofNanos(nanos));
+    }
+
+    @Override
+    public Counter promotions(String store) {
+        org.eclipse.microprofile.metrics.Counter c = registry.counter(
+                Metadata.builder().withName(PROMOTIONS).withDescription("Promotions the store noticed: a new primary, or one that lost its counts").build(),
+                new Tag("store", store));
+        return c::inc;
+    }
+
+    @Override
     public String name() {
         return "mp-metrics";
     }

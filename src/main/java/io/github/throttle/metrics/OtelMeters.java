@@ -19,6 +19,8 @@ final class OtelMeters implements Meters {
     private final LongCounter calls;
     private final DoubleHistogram storeCalls;
     private final DoubleHistogram waits;
+    private final DoubleHistogram replicaAcks;
+    private final LongCounter promotions;
 
     OtelMeters(Object openTelemetry) {
         Meter meter = ((OpenTelemetry) openTelemetry).getMeter("io.github.throttle");
@@ -33,6 +35,10 @@ final class OtelMeters implements Meters {
         }
         this.storeCalls = histogram.build();
         this.waits = meter.histogramBuilder(WAITS).setDescription("Waits of calls that waited for their turn").setUnit("s").build();
+        this.replicaAcks = meter.histogramBuilder(REPLICA_ACKS).setDescription("Waits for replicas to acknowledge decisions, by outcome")
+                .setUnit("s").build();
+        this.promotions = meter.counterBuilder(PROMOTIONS)
+                .setDescription("Promotions the store noticed: a new primary, or one that lost its counts").build();
     }
 
     @Override
@@ -52,6 +58,18 @@ final class OtelMeters implements Meters {
     public Timer waits(String bucket) {
         Attributes tags = Attributes.of(AttributeKey.stringKey("bucket"), bucket);
         return nanos -> waits.record(nanos / 1e9, tags);
+    }
+
+    @Override
+    public Timer replicaAcks(String store, String outcome) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("store"), store, AttributeKey.stringKey("outcome"), outcome);
+        return nanos -> replicaAcks.record(nanos / 1e9, tags);
+    }
+
+    @Override
+    public Counter promotions(String store) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("store"), store);
+        return () -> promotions.add(1, tags);
     }
 
     @Override

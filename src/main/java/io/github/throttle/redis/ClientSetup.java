@@ -14,7 +14,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How both Redis stores set up Lettuce: commands bounded by the timeout (script runs: by {@link #replyDeadline}),
+ * How both Redis stores set up Lettuce: commands bounded by the timeout (script runs and the {@code WAIT} behind
+ * them: by {@link #replyDeadline}),
  * rejected at once (not queued) while disconnected, reconnects every {@link #RECONNECT_AT_LEAST_EVERY} at the
  * latest.
  *
@@ -62,8 +63,9 @@ final class ClientSetup {
                 .timeoutOptions(TimeoutOptions.builder().timeoutSource(new TimeoutOptions.TimeoutSource() {
                     @Override
                     public long getTimeout(RedisCommand<?, ?, ?> command) {
+                        // a WAIT behind a run is read as long as the run's reply: it says whether that reply stands
                         return command.getType() == CommandType.EVALSHA || command.getType() == CommandType.EVAL
-                                ? scriptNanos : commandNanos;
+                                || command.getType() == CommandType.WAIT ? scriptNanos : commandNanos;
                     }
 
                     @Override

@@ -4,12 +4,13 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Took;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Group commit of decisions bound for one Redis (in a cluster: for one hash slot). A call that finds no script
@@ -26,28 +27,48 @@ import java.util.function.Function;
  * the script refused) fails each of its calls, which then get the failure policy; nothing of it was recorded. A
  * call that fails inside the script fails alone: the calls before it keep their answers, and those after it,
  * not run, go in the next run.
+ *
+ * <p>When replicas must acknowledge decisions ({@link ReplicaAcks}), a run with calls that record goes with a
+ * {@code WAIT} bounded by what is left of the latest deadline among its calls, and its answers are handed out once
+ * the replicas acknowledged it. Not acknowledged in time, everything the run took is given back and each of its
+ * calls fails ({@link ReplicaAcks.Lacking}): the failure policy. A run whose calls took nothing is answered at once.
+ * The next run goes meanwhile, behind the {@code WAIT}.
  */
 final class GroupCommit {
 
     /** The most calls one script run decides: bounds the time one run holds Redis. */
     static final int MAX_BATCH = 64;
 
-    private final Function<SlidingWindowScript.Run, CompletionStage<List<Object>>> runner;
+    private final Runner runner;
     private final long expirySlackMillis;
+    private final long timeoutNanos;
     private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     /** Whether a run is in flight; guarded by {@code this}. */
     private boolean running;
 
-    private record Queued(StoreCall call, CompletableFuture<StoreReply> answer) {
+    /** A call queued, and when its caller stops waiting ({@link System#nanoTime()}). */
+    private record Queued(StoreCall call, CompletableFuture<StoreReply> answer, long deadline) {
+    }
+
+    /** Sends one script run on the connection of its keys. */
+    @FunctionalInterface
+    interface Runner {
+        /**
+         * @param waitMillis when above 0, how long replicas may take to acknowledge the run ({@link ReplicaAcks});
+         *                   0 for runs that are not awaited
+         */
+        ReplicaAcks.Sent send(SlidingWindowScript.Run run, long waitMillis);
     }
 
     /**
-     * @param runner            sends one script run and completes with its reply
+     * @param runner            sends one script run
      * @param expirySlackMillis kept after a key's last weight leaves its windows (0 in production)
+     * @param timeout           how long callers wait ({@code throttle.redis.timeout}): bounds the wait for replicas
      */
-    GroupCommit(Function<SlidingWindowScript.Run, CompletionStage<List<Object>>> runner, long expirySlackMillis) {
+    GroupCommit(Runner runner, long expirySlackMillis, Duration timeout) {
         this.runner = runner;
         this.expirySlackMillis = expirySlackMillis;
+        this.timeoutNanos = timeout.toNanos();
     }
 
     /**
@@ -55,7 +76,7 @@ final class GroupCommit {
      * which then leaves nothing counted in Redis.
      */
     CompletableFuture<StoreReply> decide(StoreCall call) {
-        Queued q = new Queued(call, new CompletableFuture<>());
+        Queued q = new Queued(call, new CompletableFuture<>(), System.nanoTime() + timeoutNanos);
         List<Queued> batch;
         synchronized (this) {
             queue.add(q);
@@ -104,13 +125,18 @@ final class GroupCommit {
                 run.decide(q.call());
             }
             CompletableFuture<List<Object>> sent;
+            CompletionStage<Void> acknowledged;
             try {
-                sent = runner.apply(run).toCompletableFuture();
+                ReplicaAcks.Sent s = runner.send(run, waitMillis(batch));
+                sent = s.reply().toCompletableFuture();
+                acknowledged = s.acknowledged();
             } catch (RuntimeException e) {
                 sent = CompletableFuture.failedFuture(e);
+                acknowledged = null;
             }
             if (!sent.isDone()) {
                 List<Queued> inFlight = batch;
+                CompletionStage<Void> awaited = acknowledged;
                 sent.whenComplete((replies, failed) -> {
                     Answers answers = new Answers(inFlight, replies, failed);
                     // calls not run go first; what late calls took is given back before the next run decides; that
@@ -121,7 +147,7 @@ final class GroupCommit {
                         following = next();
                     }
                     send(following, answers.givingBackLate());
-                    answers.hand();
+                    answers.handOnce(awaited);
                 });
                 return;
             }
@@ -132,11 +158,26 @@ final class GroupCommit {
                 answers.requeue(queue);
             }
             answers.givingBackLate().forEach(this::sendAlone);
-            answers.hand();
+            answers.handOnce(acknowledged);
             synchronized (this) {
                 batch = next();
             }
         }
+    }
+
+    /**
+     * How long replicas may take to acknowledge a run of {@code batch}: what is left until the latest of its callers
+     * stops waiting, at least 1 ms (a {@code WAIT} of 0 would wait forever); 0 when no call records (nothing to
+     * acknowledge).
+     */
+    private static long waitMillis(List<Queued> batch) {
+        long latest = Long.MIN_VALUE;
+        boolean records = false;
+        for (Queued q : batch) {
+            records |= q.call().record();
+            latest = Math.max(latest, q.deadline());
+        }
+        return records ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(latest - System.nanoTime())) : 0;
     }
 
     /**
@@ -145,7 +186,7 @@ final class GroupCommit {
      */
     private void sendAlone(SlidingWindowScript.Run refund) {
         try {
-            runner.apply(refund).exceptionally(e -> {
+            runner.send(refund, 0).reply().exceptionally(e -> {
                 ScriptRuns.refundFailed(e);
                 return null;
             });
@@ -198,8 +239,44 @@ final class GroupCommit {
             return refunds;
         }
 
+        /**
+         * Hands out the answers once the run is {@code acknowledged} (null: at once). A run not acknowledged gives back
+         * everything it took, and each call that took something fails.
+         */
+        void handOnce(CompletionStage<Void> acknowledged) {
+            if (acknowledged == null || !took()) {
+                hand();
+                return;
+            }
+            acknowledged.whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    Throwable why = ScriptRuns.unwrap(failure);
+                    List<SlidingWindowScript.Run> refunds = new ArrayList<>();
+                    for (int i = 0; i < read.length; i++) {
+                        // a denial stands: it took nothing, and what it was told is what the store holds
+                        if (read[i] instanceof StoreReply r && !Took.of(batch.get(i).call(), r).isEmpty()) {
+                            refund(batch.get(i).call(), r, refunds);
+                            read[i] = why;
+                        }
+                    }
+                    refunds.forEach(GroupCommit.this::sendAlone);
+                }
+                hand();
+            });
+        }
+
+        /** Whether a call of the run took something (what replicas must acknowledge). */
+        private boolean took() {
+            for (int i = 0; i < read.length; i++) {
+                if (read[i] instanceof StoreReply r && !Took.of(batch.get(i).call(), r).isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** Hands each call its answer; one whose caller stopped waiting meanwhile gives back what it took. */
-        void hand() {
+        private void hand() {
             for (int i = 0; i < read.length; i++) {
                 Queued q = batch.get(i);
                 if (read[i] instanceof StoreReply r) {

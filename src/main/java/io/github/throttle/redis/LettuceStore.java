@@ -11,13 +11,18 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisKeyAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.resource.ClientResources;
 
+import reactor.core.Disposable;
+
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * What the standalone and the cluster store share: their client's resources, the connection opened on first use,
@@ -29,6 +34,16 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
 
     private final ClientResources resources = ClientSetup.resources();
     final LazyConnection<C> connection = new LazyConnection<>(this::connect);
+    /** Where decisions go: {@link #connection}, or one of their own when they carry {@code WAIT}s. */
+    final LazyConnection<C> decisions;
+    private final PrimaryWatch watch;
+    private volatile Disposable watching;
+
+    /** @param replicaAcks {@code throttle.redis.replica-acks}: above 0, decisions get a connection of their own */
+    LettuceStore(int replicaAcks, ReplicationEvents events, boolean onePrimary) {
+        this.watch = new PrimaryWatch(replicaAcks, events, onePrimary);
+        this.decisions = replicaAcks > 0 ? new LazyConnection<>(this::connect) : connection;
+    }
 
     /** The resources to create the client with. */
     final ClientResources resources() {
@@ -49,6 +64,32 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
 
     /** The scripting commands of the connection (in a cluster: routed by the first key). */
     abstract RedisScriptingAsyncCommands<String, String> scripts(C connection);
+
+    /**
+     * Reads {@code INFO replication} from each server this store's connections reach, on every connect and
+     * reconnect, for {@link PrimaryWatch}. Called once, by the constructor of the store.
+     *
+     * @param info the reply of the server at an address, or null for a server that holds no counts (a sentinel)
+     */
+    final void watchPrimaries(Function<InetSocketAddress, CompletionStage<String>> info) {
+        watching = resources.eventBus().get()
+                .filter(e -> e instanceof ConnectionActivatedEvent)
+                .subscribe(e -> {
+                    if (((ConnectionActivatedEvent) e).remoteAddress() instanceof InetSocketAddress address) {
+                        CompletionStage<String> reply = info.apply(address);
+                        if (reply != null) {
+                            // a reply that does not come (the connection dropped again) is read on the next connect
+                            reply.thenAccept(text -> watch.reached(address.getHostString() + ":" + address.getPort(), text));
+                        }
+                    }
+                });
+    }
+
+    /** Loads the script on the connection of decisions too, when it is not the shared one. */
+    final CompletionStage<Void> prepareDecisions() {
+        return decisions == connection ? CompletableFuture.completedFuture(null)
+                : decisions.get().thenCompose(c -> scripts(c).scriptLoad(SlidingWindowScript.TEXT)).thenApply(sha -> null);
+    }
 
     /** {@code SCAN} for the keys of counts under the prefix, and {@code DEL} each page (a cluster: every primary). */
     @Override
@@ -126,7 +167,14 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
 
     @Override
     public final void close() {
+        Disposable w = watching;
+        if (w != null) {
+            w.dispose();
+        }
         connection.close();
+        if (decisions != connection) {
+            decisions.close();
+        }
         client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
         resources.shutdown(0, 2, TimeUnit.SECONDS);
     }

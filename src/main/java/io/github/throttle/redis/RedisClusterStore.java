@@ -12,6 +12,7 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
@@ -54,6 +55,12 @@ import java.util.stream.Collectors;
  * refunds are done, counts are exact: as if the denied call had never been recorded. A refund that cannot
  * reach its node leaves the weight counted until it leaves its window (the safe side). With the Redis
  * clock, each group is timed by its own primary's clock.
+ *
+ * <h2>Where a run goes</h2>
+ * A run of decisions goes on the connection to the primary that the slot map names for its slot, so that a
+ * {@code WAIT} behind it ({@code throttle.redis.replica-acks}, {@link ReplicaAcks}) reaches the node that ran it.
+ * {@code MOVED} reloads the slot map and sends the run again; {@code ASK} sends it to the node named, after
+ * {@code ASKING}; {@code TRYAGAIN} sends it again shortly. Other commands go through the client's routing.
  */
 final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnection<String, String>> {
 
@@ -62,6 +69,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     private final List<RedisURI> seeds;
     private final long expirySlackMillis;
+    private final Duration timeout;
+    private final ReplicaAcks acks;
     private final RedisClusterClient client;
     /** One group commit per hash slot: the calls of one run must share a slot. */
     private final Map<Integer, GroupCommit> commits = new ConcurrentHashMap<>();
@@ -72,6 +81,16 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     /** @param expirySlackMillis kept after a key's last weight leaves its windows (tests) */
     public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis) {
+        this(seeds, timeout, expirySlackMillis, 0, ReplicationEvents.NONE);
+    }
+
+    /**
+     * @param replicaAcks {@code throttle.redis.replica-acks}: replicas that must hold a decision before its caller is told
+     * @param events      told of each wait for replicas and of each promotion seen
+     */
+    public RedisClusterStore(List<RedisURI> seeds, Duration timeout, long expirySlackMillis, int replicaAcks,
+                             ReplicationEvents events) {
+        super(replicaAcks, events, false);
         if (seeds.isEmpty()) {
             throw new IllegalArgumentException("a Redis Cluster needs at least one seed URI");
         }
@@ -80,8 +99,13 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         for (RedisURI seed : this.seeds) {
             seed.setTimeout(timeout);
         }
+        this.timeout = timeout;
+        this.acks = new ReplicaAcks(replicaAcks, events);
         this.client = RedisClusterClient.create(resources(), this.seeds);
         client.setOptions(ClientSetup.clusterOptions(timeout));
+        watchPrimaries(address -> connection.get()
+                .thenCompose(c -> c.getConnectionAsync(address.getHostString(), address.getPort()))
+                .thenCompose(node -> node.async().info("replication")));
     }
 
     @Override
@@ -119,7 +143,102 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     /** The group commit of the slot of {@code call}'s keys (one slot). */
     private GroupCommit commit(StoreCall call) {
         return commits.computeIfAbsent(SlotHash.getSlot(call.key(0)), slot -> new GroupCommit(
-                run -> connection.get().thenCompose(c -> run(c, run)), expirySlackMillis));
+                (run, waitMillis) -> sendTo(decisions, slot, run, waitMillis, null, TRYAGAIN_ATTEMPTS), expirySlackMillis, timeout));
+    }
+
+    /** Where a redirection sends a run: the node named, and whether {@code ASKING} goes first. */
+    private record Redirect(String host, int port, boolean asking) {
+
+        /** The redirection a failure says, or null: {@code MOVED <slot> <host>:<port>}, {@code ASK ...}. */
+        static Redirect of(Throwable failure) {
+            String m = failure instanceof RedisCommandExecutionException ? failure.getMessage() : null;
+            if (m == null || !(m.startsWith("MOVED ") || m.startsWith("ASK "))) {
+                return null;
+            }
+            String[] parts = m.split(" ");
+            int colon = parts.length < 3 ? -1 : parts[2].lastIndexOf(':');
+            if (colon < 0) {
+                return null;
+            }
+            return new Redirect(parts[2].substring(0, colon), Integer.parseInt(parts[2].substring(colon + 1).trim()),
+                    m.startsWith("ASK "));
+        }
+    }
+
+    /**
+     * Sends a run of the slot's calls on {@code via} to the slot's primary ({@code to}: the node a redirection
+     * named), and again where a redirection or {@code TRYAGAIN} says, at most {@code attemptsLeft} times.
+     */
+    private ReplicaAcks.Sent sendTo(LazyConnection<StatefulRedisClusterConnection<String, String>> via, int slot,
+                                    SlidingWindowScript.Run run, long waitMillis, Redirect to, int attemptsLeft) {
+        CompletableFuture<ReplicaAcks.Sent> first = via.get().thenCompose(c -> {
+            if (to != null) {
+                return c.getConnectionAsync(to.host(), to.port());
+            }
+            RedisClusterNode primary = c.getPartitions().getMasterBySlot(slot);
+            if (primary == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException("no primary serves hash slot " + slot));
+            }
+            return c.getConnectionAsync(primary.getNodeId());
+        }).thenApply(node -> {
+            if (to != null && to.asking()) {
+                node.async().asking();
+            }
+            return acks.send(node.async(), run, waitMillis);
+        });
+        CompletableFuture<List<Object>> reply = new CompletableFuture<>();
+        CompletableFuture<Void> acknowledged = acks.replicas() == 0 || waitMillis <= 0 ? null : new CompletableFuture<>();
+        first.whenComplete((sent, failure) -> {
+            if (failure != null) {
+                fail(failure, reply, acknowledged);
+                return;
+            }
+            sent.reply().whenComplete((r, error) -> {
+                if (error == null) {
+                    reply.complete(r);
+                    if (acknowledged != null) {
+                        forward(sent.acknowledged(), acknowledged);
+                    }
+                    return;
+                }
+                Throwable cause = ScriptRuns.unwrap(error);
+                Redirect next = Redirect.of(cause);
+                boolean tryAgain = cause instanceof RedisCommandExecutionException && cause.getMessage() != null
+                        && cause.getMessage().startsWith("TRYAGAIN");
+                if (attemptsLeft <= 1 || (next == null && !tryAgain)) {
+                    fail(cause, reply, acknowledged);
+                    return;
+                }
+                // MOVED: the slot map is out of date; TRYAGAIN: the slot's keys are being moved, which takes milliseconds
+                CompletableFuture<?> before = next != null && !next.asking() ? client.refreshPartitionsAsync().toCompletableFuture()
+                        : tryAgain ? CompletableFuture.runAsync(() -> { }, TRYAGAIN_DELAY) : CompletableFuture.completedFuture(null);
+                before.whenComplete((x, e) -> {
+                    ReplicaAcks.Sent again = sendTo(via, slot, run, waitMillis, next, attemptsLeft - 1);
+                    forward(again.reply(), reply);
+                    if (acknowledged != null) {
+                        forward(again.acknowledged(), acknowledged);
+                    }
+                });
+            });
+        });
+        return new ReplicaAcks.Sent(reply, acknowledged);
+    }
+
+    private static void fail(Throwable failure, CompletableFuture<?> reply, CompletableFuture<?> acknowledged) {
+        reply.completeExceptionally(failure);
+        if (acknowledged != null) {
+            acknowledged.completeExceptionally(failure);
+        }
+    }
+
+    private static <T> void forward(CompletionStage<T> from, CompletableFuture<T> to) {
+        from.whenComplete((v, e) -> {
+            if (e == null) {
+                to.complete(v);
+            } else {
+                to.completeExceptionally(e);
+            }
+        });
     }
 
     /**
@@ -164,7 +283,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                     // into the failure policy). One that fails leaves weight counted: the safe side.
                     for (int g = 0; g < parts.size(); g++) {
                         if (replies[g] != null && replies[g].allowed()) {
-                            refund(c, parts.get(g), replies[g]).exceptionally(e -> {
+                            refund(parts.get(g), replies[g]).exceptionally(e -> {
                                 ScriptRuns.refundFailed(e);
                                 return null;
                             });
@@ -184,8 +303,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     }
 
     /** Gives back what an allowed part took. */
-    private CompletableFuture<List<Object>> refund(StatefulRedisClusterConnection<String, String> c, StoreCall part, StoreReply reply) {
-        return run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(Took.of(part, reply))).toCompletableFuture();
+    private CompletionStage<List<Object>> refund(StoreCall part, StoreReply reply) {
+        return refund(new SlidingWindowScript.Run(expirySlackMillis).refund(Took.of(part, reply)));
     }
 
     /**
@@ -222,37 +341,19 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         return new StoreReply(allowed, figures, taken);
     }
 
-    private CompletionStage<List<Object>> run(StatefulRedisClusterConnection<String, String> c, SlidingWindowScript.Run run) {
-        return runTrying(c, run.keys(), run.args(), TRYAGAIN_ATTEMPTS);
-    }
-
-    private CompletionStage<List<Object>> runTrying(StatefulRedisClusterConnection<String, String> c, String[] keys,
-                                                    String[] args, int attemptsLeft) {
-        return ScriptRuns.run(c.async(), keys, args).handle((reply, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(reply);
-            }
-            Throwable cause = ScriptRuns.unwrap(failure);
-            if (attemptsLeft > 1 && cause instanceof RedisCommandExecutionException
-                    && cause.getMessage() != null && cause.getMessage().startsWith("TRYAGAIN")) {
-                // the slot's keys are being moved: the migration finishes within a few milliseconds
-                return CompletableFuture.supplyAsync(() -> null, TRYAGAIN_DELAY)
-                        .thenCompose(x -> runTrying(c, keys, args, attemptsLeft - 1));
-            }
-            return CompletableFuture.<List<Object>>failedFuture(cause);
-        }).thenCompose(f -> f);
+    /** Sends a give-back on the shared connection: never behind a {@code WAIT}, and not awaited by replicas. */
+    private CompletionStage<List<Object>> refund(SlidingWindowScript.Run run) {
+        return sendTo(connection, SlotHash.getSlot(run.keys()[0]), run, 0, null, TRYAGAIN_ATTEMPTS).reply();
     }
 
     /** Gives back slot by slot (a failed part leaves its weight counted: the safe side). */
     @Override
     public CompletionStage<Void> giveBack(Took took) {
-        return connection.get().thenCompose(c -> {
-            List<CompletableFuture<List<Object>>> runs = new ArrayList<>();
-            for (Took part : took.byGroup(SlotHash::getSlot)) {
-                runs.add(run(c, new SlidingWindowScript.Run(expirySlackMillis).refund(part)).toCompletableFuture());
-            }
-            return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new));
-        });
+        List<CompletableFuture<List<Object>>> runs = new ArrayList<>();
+        for (Took part : took.byGroup(SlotHash::getSlot)) {
+            runs.add(refund(new SlidingWindowScript.Run(expirySlackMillis).refund(part)).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new));
     }
 
     @Override
@@ -283,7 +384,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     @Override
     public CompletionStage<Void> prepare() {
-        return connection.get().thenCompose(c -> c.async().scriptLoad(SlidingWindowScript.TEXT)).thenApply(sha -> null);
+        return connection.get().thenCompose(c -> c.async().scriptLoad(SlidingWindowScript.TEXT))
+                .thenCompose(sha -> prepareDecisions());
     }
 
     @Override

@@ -12,7 +12,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -23,6 +23,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>The connection is opened on first use (again if that fails) and then reconnects on its own; while Redis
  * is unreachable, commands are rejected at once rather than queued, so no caller waits for a reconnect.
+ *
+ * <p>With {@code throttle.redis.replica-acks} above 0, decisions go on a connection of their own, which carries
+ * their {@code WAIT}s ({@link ReplicaAcks}); everything else goes on the other.
  */
 public final class RedisStore extends LettuceStore<StatefulRedisConnection<String, String>> {
 
@@ -30,6 +33,7 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
     private final long expirySlackMillis;
     private final RedisClient client;
     private final GroupCommit commit;
+    private final ReplicaAcks acks;
 
     public RedisStore(String uri, Duration timeout) {
         this(RedisURI.create(uri), timeout, 0);
@@ -37,12 +41,24 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     /** @param expirySlackMillis kept after a key's last weight leaves its windows (tests) */
     public RedisStore(RedisURI uri, Duration timeout, long expirySlackMillis) {
+        this(uri, timeout, expirySlackMillis, 0, ReplicationEvents.NONE);
+    }
+
+    /**
+     * @param replicaAcks {@code throttle.redis.replica-acks}: replicas that must hold a decision before its caller is told
+     * @param events      told of each wait for replicas and of each promotion seen
+     */
+    public RedisStore(RedisURI uri, Duration timeout, long expirySlackMillis, int replicaAcks, ReplicationEvents events) {
+        super(replicaAcks, events, true);
         this.uri = uri;
         this.expirySlackMillis = expirySlackMillis;
         uri.setTimeout(timeout);
         this.client = RedisClient.create(resources(), uri);
         client.setOptions(ClientSetup.options(timeout));
-        this.commit = new GroupCommit(this::run, expirySlackMillis);
+        this.acks = new ReplicaAcks(replicaAcks, events);
+        this.commit = new GroupCommit(this::send, expirySlackMillis, timeout);
+        watchPrimaries(address -> uri.getSentinels().stream().anyMatch(s -> s.getPort() == address.getPort()) ? null
+                : connection.get().thenCompose(c -> c.async().info("replication")));
     }
 
     @Override
@@ -60,13 +76,22 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
         return commit.decide(call);
     }
 
+    /** Not awaited by replicas, and never queued behind a {@code WAIT}. */
     @Override
     public CompletionStage<Void> giveBack(Took took) {
-        return run(new SlidingWindowScript.Run(expirySlackMillis).refund(took)).thenApply(reply -> null);
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(expirySlackMillis).refund(took);
+        return connection.get().thenCompose(c -> ScriptRuns.run(c.async(), run.keys(), run.args())).thenApply(reply -> null);
     }
 
-    private CompletionStage<List<Object>> run(SlidingWindowScript.Run run) {
-        return connection.get().thenCompose(c -> ScriptRuns.run(c.async(), run.keys(), run.args()));
+    private ReplicaAcks.Sent send(SlidingWindowScript.Run run, long waitMillis) {
+        CompletableFuture<StatefulRedisConnection<String, String>> c = decisions.get();
+        if (c.isDone() && !c.isCompletedExceptionally()) {
+            // the usual case: sent at once, on the caller's thread
+            return acks.send(c.join().async(), run, waitMillis);
+        }
+        CompletableFuture<ReplicaAcks.Sent> sent = c.thenApply(open -> acks.send(open.async(), run, waitMillis));
+        return new ReplicaAcks.Sent(sent.thenCompose(ReplicaAcks.Sent::reply),
+                acks.replicas() == 0 || waitMillis <= 0 ? null : sent.thenCompose(ReplicaAcks.Sent::acknowledged));
     }
 
     @Override
@@ -96,7 +121,8 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     @Override
     public CompletionStage<Void> prepare() {
-        return connection.get().thenCompose(c -> c.async().scriptLoad(SlidingWindowScript.TEXT)).thenApply(sha -> null);
+        return connection.get().thenCompose(c -> c.async().scriptLoad(SlidingWindowScript.TEXT))
+                .thenCompose(sha -> prepareDecisions());
     }
 
     @Override

@@ -22,11 +22,21 @@ public final class RedisStores {
      *                                  cannot be read
      */
     public static Store open(String uri, boolean cluster, Duration timeout) {
+        return open(uri, cluster, timeout, 0, ReplicationEvents.NONE);
+    }
+
+    /**
+     * As above, with decisions held by {@code replicaAcks} replicas before callers are told
+     * ({@code throttle.redis.replica-acks}).
+     *
+     * @param events told of each wait for replicas and of each promotion seen
+     */
+    public static Store open(String uri, boolean cluster, Duration timeout, int replicaAcks, ReplicationEvents events) {
         try {
             var parsed = RedisUris.parse(uri, cluster);
             warnIfUnverified(parsed.get(0));
-            Store store = cluster ? new RedisClusterStore(parsed, timeout, 0)
-                    : new RedisStore(parsed.get(0), timeout, 0);
+            Store store = cluster ? new RedisClusterStore(parsed, timeout, 0, replicaAcks, events)
+                    : new RedisStore(parsed.get(0), timeout, 0, replicaAcks, events);
             // connect and load the script now, in the background, so that the first calls need not wait for a TLS
             // handshake, a cluster's slot map or a NOSCRIPT; a failure here only means the first call connects
             store.prepare();
@@ -34,6 +44,11 @@ public final class RedisStores {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("throttle.redis.uri=" + RedisUris.redact(uri) + " is invalid: " + e.getMessage());
         }
+    }
+
+    /** The {@link Store#kind()} of the store {@link #open} opens for this URI, for metrics made before it is open. */
+    public static String kind(String uri, boolean cluster) {
+        return cluster ? "redis-cluster" : RedisUris.parse(uri, false).get(0).getSentinels().isEmpty() ? "redis" : "redis-sentinel";
     }
 
     /** TLS checks the server's certificate and host name unless the URI says otherwise: then say so once, at start-up. */

@@ -10,6 +10,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -55,7 +56,7 @@ class GroupCommitTest {
              StatefulRedisConnection<String, String> connection = client.connect();
              MemoryStore inMemory = new MemoryStore(clock, 7 * DAY)) {
             HeldRuns runs = new HeldRuns(connection);
-            GroupCommit commit = new GroupCommit(runs::send, 7 * DAY);
+            GroupCommit commit = new GroupCommit(runs::send, 7 * DAY, Duration.ofSeconds(1));
             for (int size = 1; size <= GroupCommit.MAX_BATCH; size++) {
                 CompletableFuture<Void> hold = new CompletableFuture<>();
                 runs.hold = hold;
@@ -111,7 +112,7 @@ class GroupCommitTest {
              RedisClient client = RedisClient.create(redis.uri());
              StatefulRedisConnection<String, String> connection = client.connect()) {
             HeldRuns runs = new HeldRuns(connection);
-            GroupCommit commit = new GroupCommit(runs::send, 0);
+            GroupCommit commit = new GroupCommit(runs::send, 0, Duration.ofSeconds(1));
             Limit limit = Limit.of(1000, 60_000, 1000);
             StoreCall lone = StoreCall.builder(-1, true).add("lone", limit, 1, 0).build();
             assertTrue(commit.decide(lone).join().allowed());
@@ -134,10 +135,11 @@ class GroupCommitTest {
     void aFailedRunFailsEachOfItsCallsAndACallAnsweredWhileQueuedIsLeftOut() {
         List<Integer> sizes = new ArrayList<>();
         CompletableFuture<List<Object>> inFlight = new CompletableFuture<>();
-        GroupCommit commit = new GroupCommit(run -> {
+        GroupCommit commit = new GroupCommit((run, waitMillis) -> {
             sizes.add(run.size());
-            return sizes.size() == 1 ? inFlight : CompletableFuture.failedFuture(new IllegalStateException("Redis is gone"));
-        }, 0);
+            return new ReplicaAcks.Sent(sizes.size() == 1 ? inFlight
+                    : CompletableFuture.failedFuture(new IllegalStateException("Redis is gone")), null);
+        }, 0, Duration.ofSeconds(1));
         StoreCall call = StoreCall.builder(-1, true).add("k", Limit.of(5, 1000, 100), 1, 0).build();
         CompletableFuture<StoreReply> lone = commit.decide(call);
         List<CompletableFuture<StoreReply>> queued = new ArrayList<>();

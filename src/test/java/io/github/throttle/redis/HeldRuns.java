@@ -21,10 +21,10 @@ final class HeldRuns {
         this.connection = connection;
     }
 
-    CompletionStage<List<Object>> send(SlidingWindowScript.Run run) {
+    ReplicaAcks.Sent send(SlidingWindowScript.Run run, long waitMillis) {
         synchronized (sizes) {
             sizes.add(run.size());
         }
-        return hold.thenCompose(go -> ScriptRuns.run(connection.async(), run.keys(), run.args()));
+        return new ReplicaAcks.Sent(hold.thenCompose(go -> ScriptRuns.run(connection.async(), run.keys(), run.args())), null);
     }
 }

@@ -13,6 +13,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -62,7 +63,7 @@ class MixedCallsAgreeTest {
              StatefulRedisConnection<String, String> connection = client.connect();
              MemoryStore inMemory = new MemoryStore(clock, 7 * DAY)) {
             HeldRuns runs = new HeldRuns(connection);
-            GroupCommit commit = new GroupCommit(runs::send, 7 * DAY);
+            GroupCommit commit = new GroupCommit(runs::send, 7 * DAY, Duration.ofSeconds(1));
             for (int round = 0; round < 250; round++) {
                 int size = 1 + rnd.nextInt(GroupCommit.MAX_BATCH);
                 CompletableFuture<Void> hold = new CompletableFuture<>();
