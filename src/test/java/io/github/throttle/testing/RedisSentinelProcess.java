@@ -12,6 +12,7 @@ import java.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,22 +33,35 @@ public final class RedisSentinelProcess implements AutoCloseable {
 
     private final RedisClient admin = RedisClient.create();
     private final TestCertificates.Server tls;
+    /** How many replicas, each replicating through a {@link TcpRelay} of its own; 0: one replica, linked directly. */
+    private final int relayed;
     private RedisProcess primary;
-    private RedisProcess replica;
+    private final List<RedisProcess> replicas = new ArrayList<>();
+    private final List<TcpRelay> relays = new ArrayList<>();
     private RedisProcess sentinel;
     private StatefulRedisSentinelConnection<String, String> sentinelConnection;
 
-    private RedisSentinelProcess(TestCertificates.Server tls) {
+    private RedisSentinelProcess(TestCertificates.Server tls, int relayed) {
         this.tls = tls;
+        this.relayed = relayed;
     }
 
     public static RedisSentinelProcess start() {
-        return started(new RedisSentinelProcess(null));
+        return started(new RedisSentinelProcess(null, 0));
+    }
+
+    /**
+     * A primary, {@code replicas} replicas each replicating through a {@link TcpRelay} of its own (which the test
+     * can {@linkplain TcpRelay#cut() cut}), and a sentinel. After a failover, the sentinel points the other replicas
+     * at the promoted one directly, not through a relay.
+     */
+    public static RedisSentinelProcess startRelayed(int replicas) {
+        return started(new RedisSentinelProcess(null, replicas));
     }
 
     /** Primary, replica and sentinel serving TLS with {@code certificate} besides their plain ports. */
     public static RedisSentinelProcess startTls(TestCertificates.Server certificate) {
-        return started(new RedisSentinelProcess(certificate));
+        return started(new RedisSentinelProcess(certificate, 0));
     }
 
     private static RedisSentinelProcess started(RedisSentinelProcess s) {
@@ -62,10 +76,19 @@ public final class RedisSentinelProcess implements AutoCloseable {
 
     private void launch() {
         primary = tls == null ? RedisProcess.start() : RedisProcess.startTls(tls);
-        replica = tls == null ? RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(primary.port()))
-                : RedisProcess.startTls(tls, "--replicaof", "127.0.0.1", Integer.toString(primary.tlsPort()), "--tls-replication", "yes");
-        try (StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(replica.uri()))) {
-            await("replica in sync", () -> c.sync().info("replication").contains("master_link_status:up"));
+        if (relayed == 0) {
+            replicas.add(tls == null ? RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(primary.port()))
+                    : RedisProcess.startTls(tls, "--replicaof", "127.0.0.1", Integer.toString(primary.tlsPort()), "--tls-replication", "yes"));
+        }
+        for (int i = 0; i < relayed; i++) {
+            TcpRelay relay = TcpRelay.start(primary.port());
+            relays.add(relay);
+            replicas.add(RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(relay.port())));
+        }
+        for (RedisProcess replica : replicas) {
+            try (StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(replica.uri()))) {
+                await("replica in sync", () -> c.sync().info("replication").contains("master_link_status:up"));
+            }
         }
         Path conf;
         try {
@@ -85,10 +108,10 @@ public final class RedisSentinelProcess implements AutoCloseable {
                 : RedisProcess.startTlsWithConfig(conf, tls, "--sentinel");
         sentinelConnection = admin.connectSentinel(RedisURI.create("redis://127.0.0.1:" + sentinel.port()));
         sentinelConnection.setTimeout(Duration.ofSeconds(5));
-        await("sentinel knows the replica", () -> {
-            List<Map<String, String>> replicas = sentinelConnection.sync().replicas(MASTER);
-            return replicas.size() == 1 && !replicas.get(0).get("flags").contains("down")
-                    && !replicas.get(0).get("flags").contains("disconnected");
+        await("sentinel knows the replicas", () -> {
+            List<Map<String, String>> known = sentinelConnection.sync().replicas(MASTER);
+            return known.size() == replicas.size() && known.stream().noneMatch(r -> r.get("flags").contains("down")
+                    || r.get("flags").contains("disconnected"));
         });
     }
 
@@ -103,7 +126,16 @@ public final class RedisSentinelProcess implements AutoCloseable {
     }
 
     public RedisProcess replica() {
-        return replica;
+        return replicas.get(0);
+    }
+
+    public List<RedisProcess> replicas() {
+        return List.copyOf(replicas);
+    }
+
+    /** The relay of each replica ({@link #startRelayed}), in the order of {@link #replicas()}. */
+    public List<TcpRelay> relays() {
+        return List.copyOf(relays);
     }
 
     /** The port of the primary the sentinel names now (with TLS: its TLS port). */
@@ -140,7 +172,12 @@ public final class RedisSentinelProcess implements AutoCloseable {
             admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         } finally {
             // the servers end even when closing a client fails
-            for (RedisProcess p : new RedisProcess[] {sentinel, replica, primary}) {
+            relays.forEach(TcpRelay::close);
+            List<RedisProcess> all = new ArrayList<>();
+            all.add(sentinel);
+            all.addAll(replicas);
+            all.add(primary);
+            for (RedisProcess p : all) {
                 if (p != null) {
                     p.close();
                 }
