@@ -192,7 +192,11 @@ class ValidationTest {
                 arguments(ThrottleSettings.ENABLED, "yes please", "throttle.enabled"),
                 arguments(ThrottleSettings.KEY_HEADER, "X Api Key", "throttle.key.header"),
                 arguments(ThrottleSettings.ADMIN_ENABLED, "on", "throttle.admin.enabled=on"),
-                arguments(ThrottleSettings.ADMIN_ROLE, " ", "throttle.admin.role"));
+                arguments(ThrottleSettings.ADMIN_ROLE, " ", "throttle.admin.role"),
+                arguments(ThrottleSettings.REPLICA_ACKS, "-1", "throttle.redis.replica-acks=-1"),
+                arguments(ThrottleSettings.REPLICA_ACKS, "one", "throttle.redis.replica-acks=one"),
+                // replicas acknowledge a Redis store's decisions: without throttle.redis.uri there are none
+                arguments(ThrottleSettings.REPLICA_ACKS, "1", "throttle.redis.replica-acks=1"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
