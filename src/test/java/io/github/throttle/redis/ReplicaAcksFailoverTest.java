@@ -21,7 +21,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,8 +40,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * calls an hour makes 10 calls that both replicas hold; both links are cut; it makes 10 more; the primary is
  * killed and the sentinel promotes a replica and re-points the other at it; the caller then calls until the store
  * denies. With one replica's acknowledgement asked for, the calls made while none could acknowledge are refused
- * (the failure policy: {@code deny}) and not counted, and the caller gets exactly its 20. Without, those 10 are
- * allowed and lost with the primary: 30 in a window of 20, the bound the docs state.
+ * (the failure policy: {@code deny}) and not counted, and the caller gets exactly its 20 from the store. Without,
+ * those 10 are allowed and lost with the primary: 30 in a window of 20, the bound the docs state. Under
+ * {@code local}, the calls while cut are counted by this instance (at most the local share of the limit), and
+ * the store still grants exactly 20.
  */
 public class ReplicaAcksFailoverTest {
 
@@ -56,9 +58,9 @@ public class ReplicaAcksFailoverTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-    private Limiter limiter(String uri, int replicaAcks) {
+    private Limiter limiter(String uri, int replicaAcks, String policy) {
         Config config = TestConfig.of(ThrottleSettings.REDIS_URI, uri, ThrottleSettings.REPLICA_ACKS, Integer.toString(replicaAcks),
-                ThrottleSettings.ON_STORE_FAILURE, "deny", ThrottleSettings.REDIS_TIMEOUT, "1s", ThrottleSettings.METRICS, "micrometer");
+                ThrottleSettings.ON_STORE_FAILURE, policy, ThrottleSettings.REDIS_TIMEOUT, "1s", ThrottleSettings.METRICS, "micrometer");
         return Bootstrap.start(config, ReplicaAcksFailoverTest::instance, type -> Optional.of(() -> registry), m -> false,
                 Optional.empty(), new ThrottleClock());
     }
@@ -80,13 +82,15 @@ public class ReplicaAcksFailoverTest {
         }
     }
 
-    @ParameterizedTest(name = "replica-acks={0}")
-    @ValueSource(ints = {1, 0})
-    void afterBothLinksAreCutAndThePrimaryDiesTheCallerGetsExactlyItsLimitOnlyWhenAReplicaMustAcknowledge(int replicaAcks)
+    @ParameterizedTest(name = "replica-acks={0}, on-store-failure={1}")
+    @CsvSource({"1, deny", "0, deny", "1, local"})
+    void afterBothLinksAreCutAndThePrimaryDiesTheCallerGetsExactlyItsLimitOnlyWhenAReplicaMustAcknowledge(int replicaAcks,
+                                                                                                         String policy)
             throws InterruptedException {
+        Outcome failed = policy.equals("deny") ? Outcome.FAILURE_DENIED : Outcome.LOCAL_ALLOWED;
         try (LogCapture log = new LogCapture();
              RedisSentinelProcess redis = RedisSentinelProcess.startRelayed(2);
-             Limiter l = limiter(redis.uri(), replicaAcks)) {
+             Limiter l = limiter(redis.uri(), replicaAcks, policy)) {
             await("the store answers", () -> l.storeReachable().toCompletableFuture().join(), redis);
             for (int i = 0; i < 10; i++) {
                 Decision d = call(l);
@@ -101,8 +105,8 @@ public class ReplicaAcksFailoverTest {
                 whileCut.add(call(l).outcome());
             }
             if (replicaAcks == 1) {
-                assertEquals(List.of(Outcome.FAILURE_DENIED), whileCut.stream().distinct().toList(),
-                        "no replica can acknowledge: each call is refused and not counted");
+                assertEquals(List.of(failed), whileCut.stream().distinct().toList(),
+                        "no replica can acknowledge: each call gets the failure policy and is not counted in Redis");
                 assertFalse(l.storeReachable().toCompletableFuture().join(), "not ready while acknowledgements cannot be had");
             } else {
                 assertEquals(List.of(Outcome.ALLOWED), whileCut.stream().distinct().toList(), "allowed, on the primary alone");
@@ -121,14 +125,19 @@ public class ReplicaAcksFailoverTest {
                 } else if (d.outcome() == Outcome.DENIED) {
                     break;
                 } else {
-                    // the store reconnects to the promoted replica, which must gain its sibling before acks=1 holds
-                    assertEquals(Outcome.FAILURE_DENIED, d.outcome());
+                    // the store reconnects to the promoted replica, which must gain its sibling before acks=1 holds;
+                    // meanwhile the failure policy (locally: at most the rest of the local share)
+                    assertTrue(d.outcome() == failed || d.outcome() == Outcome.LOCAL_DENIED, d.outcome() + " under " + policy);
                     assertTrue(System.nanoTime() < deadline, "calls not decided by the new primary within 60 s; log: " + log.all());
                     TimeUnit.MILLISECONDS.sleep(50);
                 }
             }
             long allowedWhileCut = whileCut.stream().filter(o -> o == Outcome.ALLOWED).count();
             assertEquals(10, allowed, "the promoted replica held the first 10 calls, and nothing of the calls made while cut");
+            if (policy.equals("local")) {
+                assertEquals(20, 10 + allowed, "the store granted exactly the limit; this instance at most its local share more");
+                return;
+            }
             assertEquals(replicaAcks == 1 ? 20 : 30, 10 + allowedWhileCut + allowed, "calls allowed in one window of 20");
             assertTrue(log.at(Level.WARNING).stream().anyMatch(m -> m.contains("promoted the replica at")
                     && m.contains(":" + killed)), "the promotion is logged naming the old primary: " + log.at(Level.WARNING));
@@ -150,7 +159,7 @@ public class ReplicaAcksFailoverTest {
     void aPrimaryWithTooFewReplicasIsNamedAndItsCallsGetTheFailurePolicyAndAreGivenBack() throws InterruptedException {
         try (LogCapture log = new LogCapture();
              RedisProcess redis = RedisProcess.start();
-             Limiter l = limiter(redis.uri(), 1)) {
+             Limiter l = limiter(redis.uri(), 1, "deny")) {
             for (int i = 0; i < 5; i++) {
                 assertEquals(Outcome.FAILURE_DENIED, call(l).outcome());
             }
