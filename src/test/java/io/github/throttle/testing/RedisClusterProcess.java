@@ -25,7 +25,8 @@ import java.util.stream.IntStream;
  * With TLS ({@link #startTls}), the nodes also serve TLS, talk to each other over TLS ({@code tls-cluster}) and
  * name their TLS ports to TLS clients; administration stays on the plain ports. The nodes are of the
  * {@link ServerKind#current() current kind} (Valkey Cluster takes the same commands; no cli is needed).
- * Failing to start is an error, never a reason to skip.
+ * Failing to start is an error, never a reason to skip. {@link #startWithReplicas()} also gives each primary one
+ * replica ({@code CLUSTER REPLICATE}), for failovers.
  */
 public final class RedisClusterProcess implements AutoCloseable {
 
@@ -37,18 +38,28 @@ public final class RedisClusterProcess implements AutoCloseable {
     private final List<String> ids = new ArrayList<>();
     private final RedisClient admin = RedisClient.create();
     private final TestCertificates.Server tls;
+    private final boolean replicas;
 
-    private RedisClusterProcess(TestCertificates.Server tls) {
+    private RedisClusterProcess(TestCertificates.Server tls, boolean replicas) {
         this.tls = tls;
+        this.replicas = replicas;
     }
 
     public static RedisClusterProcess start() {
-        return started(new RedisClusterProcess(null));
+        return started(new RedisClusterProcess(null, false));
+    }
+
+    /**
+     * Three primaries, each with one replica: node {@code size() + i} replicates primary {@code i}. Ready once every
+     * replica's link is up and every primary counts its replica.
+     */
+    public static RedisClusterProcess startWithReplicas() {
+        return started(new RedisClusterProcess(null, true));
     }
 
     /** Three primaries serving TLS with {@code certificate}, besides their plain ports. */
     public static RedisClusterProcess startTls(TestCertificates.Server certificate) {
-        return started(new RedisClusterProcess(certificate));
+        return started(new RedisClusterProcess(certificate, false));
     }
 
     private static RedisClusterProcess started(RedisClusterProcess c) {
@@ -62,7 +73,7 @@ public final class RedisClusterProcess implements AutoCloseable {
     }
 
     private void launch() {
-        for (int i = 0; i < PRIMARIES; i++) {
+        for (int i = 0; i < (replicas ? 2 * PRIMARIES : PRIMARIES); i++) {
             nodes.add(startNode());
         }
         for (RedisProcess node : nodes) {
@@ -76,11 +87,40 @@ public final class RedisClusterProcess implements AutoCloseable {
             int to = SLOTS * (i + 1) / PRIMARIES;
             node(i).clusterAddSlots(IntStream.range(from, to).toArray());
         }
-        for (int i = 1; i < PRIMARIES; i++) {
+        for (int i = 1; i < nodes.size(); i++) {
             // with tls-cluster, nodes know each other by their TLS ports
             node(0).clusterMeet("127.0.0.1", tls == null ? nodes.get(i).port() : nodes.get(i).tlsPort());
         }
         awaitOk();
+        if (replicas) {
+            for (int i = 0; i < PRIMARIES; i++) {
+                int replica = PRIMARIES + i;
+                String primary = id(i);
+                // a node learns of the primary by gossip before it may follow it
+                await(() -> node(replica).clusterNodes().contains(primary), "node " + replica + " knows primary " + i);
+                node(replica).clusterReplicate(primary);
+            }
+            for (int i = 0; i < PRIMARIES; i++) {
+                int primary = i;
+                await(() -> node(PRIMARIES + primary).info("replication").contains("master_link_status:up")
+                        && node(primary).info("replication").contains("connected_slaves:1"), "replica of primary " + i + " in sync");
+            }
+        }
+    }
+
+    /** The replica of primary {@code i} ({@link #startWithReplicas()}): plain commands on it. */
+    public RedisCommands<String, String> replicaOf(int i) {
+        return node(PRIMARIES + i);
+    }
+
+    private void await(java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not within 30 s: " + what);
+            }
+            poll();
+        }
     }
 
     /**
@@ -127,7 +167,7 @@ public final class RedisClusterProcess implements AutoCloseable {
             for (int i = 0; i < PRIMARIES && ok; i++) {
                 ok = node(i).clusterInfo().contains("cluster_state:ok")
                         && node(i).clusterNodes().lines().filter(l -> l.contains("master") && !l.contains("fail")
-                        && !l.contains("handshake")).count() == PRIMARIES;
+                        && !l.contains("handshake")).count() >= PRIMARIES;
             }
             if (ok) {
                 return;

@@ -1,0 +1,159 @@
+package io.github.throttle.redis;
+
+import io.github.throttle.Decision;
+import io.github.throttle.Outcome;
+import io.github.throttle.Throttle;
+import io.github.throttle.boot.Bootstrap;
+import io.github.throttle.config.ThrottleSettings;
+import io.github.throttle.limiter.Limiter;
+import io.github.throttle.metrics.Meters;
+import io.github.throttle.testing.LogCapture;
+import io.github.throttle.testing.RedisClusterProcess;
+import io.github.throttle.testing.TestCaller;
+import io.github.throttle.testing.TestConfig;
+import io.github.throttle.testing.ThrottleClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Counts survive a Cluster failover ({@code throttle.redis.replica-acks}), through the limiter: three primaries
+ * with one replica each. A caller allowed 20 calls an hour makes 10 calls its key's replica holds; that replica's
+ * link is broken (a wrong {@code masterauth}, then {@code CLIENT KILL TYPE master}); 10 more calls; the replica
+ * takes the slots over ({@code CLUSTER FAILOVER TAKEOVER}) and the old primary, outvoted, follows it. With one
+ * replica's acknowledgement asked for, the calls while the link was broken are refused and not counted, and the
+ * caller gets exactly 20; without, 30.
+ */
+public class ReplicaAcksClusterTest {
+
+    /** Only a real fault takes this long. */
+    private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    public static class Api {
+        @Throttle(limit = 20, duration = 3600, precision = 60)
+        public void call() {
+        }
+    }
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private Limiter limiter(RedisClusterProcess cluster, int replicaAcks) {
+        Config config = TestConfig.of(ThrottleSettings.REDIS_URI, cluster.seeds(), ThrottleSettings.REDIS_CLUSTER, "true",
+                ThrottleSettings.REPLICA_ACKS, Integer.toString(replicaAcks), ThrottleSettings.ON_STORE_FAILURE, "deny",
+                ThrottleSettings.REDIS_TIMEOUT, "1s", ThrottleSettings.METRICS, "micrometer");
+        return Bootstrap.start(config, type -> null, type -> Optional.of(() -> registry), m -> false, Optional.empty(),
+                new ThrottleClock());
+    }
+
+    private static Decision call(Limiter l) {
+        try {
+            return l.admit(l.target(Api.class, Api.class.getDeclaredMethod("call")), new TestCaller("10.0.0.9", "ann", Map.of()))
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @ParameterizedTest(name = "replica-acks={0}")
+    @ValueSource(ints = {1, 0})
+    void afterATakeoverByAReplicaWhoseLinkWasBrokenTheCallerGetsExactlyItsLimitOnlyWhenAReplicaMustAcknowledge(int replicaAcks)
+            throws InterruptedException {
+        try (LogCapture log = new LogCapture();
+             RedisClusterProcess cluster = RedisClusterProcess.startWithReplicas();
+             Limiter l = limiter(cluster, replicaAcks)) {
+            long deadline = System.nanoTime() + DEADLINE_NANOS;
+            // the first call connects and loads the slot map; on a loaded machine that may outlast the timeout
+            Decision first = call(l);
+            while (first.outcome() == Outcome.FAILURE_DENIED) {
+                assertTrue(System.nanoTime() < deadline, "the cluster never answered; log: " + log.all());
+                TimeUnit.MILLISECONDS.sleep(50);
+                first = call(l);
+            }
+            assertEquals(Outcome.ALLOWED, first.outcome());
+            for (int i = 1; i < 10; i++) {
+                Decision d = call(l);
+                assertEquals(Outcome.ALLOWED, d.outcome(), "call " + i);
+                assertEquals(19 - i, d.remaining());
+            }
+            String key = key(cluster);
+            int p = primaryHolding(cluster, key);
+            // the replica has every write so far: a write in the key's slot (its hash tag), then WAIT
+            cluster.node(p).set("barrier{" + key + "}", "1");
+            assertEquals(1L, cluster.node(p).waitForReplication(1, 30_000));
+
+            // the replica cannot follow its primary any more: its AUTH is refused on every reconnect
+            cluster.replicaOf(p).configSet("masterauth", "wrong");
+            cluster.replicaOf(p).clientKill(io.lettuce.core.KillArgs.Builder.typeMaster());
+            awaitTrue(() -> cluster.replicaOf(p).info("replication").contains("master_link_status:down"), "the link is down", log);
+            List<Outcome> whileBroken = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                whileBroken.add(call(l).outcome());
+            }
+            assertEquals(List.of(replicaAcks == 1 ? Outcome.FAILURE_DENIED : Outcome.ALLOWED), whileBroken.stream().distinct().toList());
+
+            cluster.replicaOf(p).clusterFailover(true, true);
+            awaitTrue(() -> cluster.replicaOf(p).info("replication").contains("role:master")
+                    && cluster.node(p).info("replication").contains("role:slave")
+                    && cluster.node(p).info("replication").contains("master_link_status:up"),
+                    "the replica took over, and the old primary follows it", log);
+            int allowed = 0;
+            while (true) {
+                Decision d = call(l);
+                if (d.outcome() == Outcome.ALLOWED) {
+                    allowed++;
+                } else if (d.outcome() == Outcome.DENIED) {
+                    break;
+                } else {
+                    assertEquals(Outcome.FAILURE_DENIED, d.outcome());
+                    assertTrue(System.nanoTime() < deadline, "calls not decided by the new primary within 60 s; log: " + log.all());
+                    TimeUnit.MILLISECONDS.sleep(50);
+                }
+            }
+            long allowedWhileBroken = whileBroken.stream().filter(o -> o == Outcome.ALLOWED).count();
+            assertEquals(10, allowed, "the new primary held the first 10 calls, and nothing of the calls while broken");
+            assertEquals(replicaAcks == 1 ? 20 : 30, 10 + allowedWhileBroken + allowed, "calls allowed in one window of 20");
+            assertTrue(log.at(Level.WARNING).stream().anyMatch(m -> m.contains("promoted the replica at 127.0.0.1:"
+                    + cluster.process(cluster.size() + p).port())), "the promotion is logged: " + log.at(Level.WARNING));
+            assertTrue(registry.get(Meters.PROMOTIONS).counter().count() >= 1);
+        }
+    }
+
+    /** The caller's key: the one key of the bucket in the cluster, besides the barrier and the readiness probe. */
+    private static String key(RedisClusterProcess cluster) {
+        for (int i = 0; i < cluster.size(); i++) {
+            for (String k : cluster.node(i).keys("throttle:*ReplicaAcksClusterTest*")) {
+                return k;
+            }
+        }
+        throw new AssertionError("no key of the bucket");
+    }
+
+    private static int primaryHolding(RedisClusterProcess cluster, String key) {
+        for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.node(i).exists(key) == 1) {
+                return i;
+            }
+        }
+        throw new AssertionError("no primary holds " + key);
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what, LogCapture log)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within 60 s: " + what + "; log: " + log.all());
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+}
