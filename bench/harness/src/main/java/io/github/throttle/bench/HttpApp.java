@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * {@code memory}, {@code memory-nofields} (the memory store with {@code throttle.headers=none}),
  * {@code memory-nometrics} (with {@code throttle.metrics=none}) or {@code redis}; {@code memory-live} and {@code redis-live}
  * with limits changed while running present ({@code BENCH_LIVE}: 10,000 assignments, every bucket and plan
- * overridden). Its output goes to {@code http-app-<store>-<port>.log}. It is stopped when closed, when it fails to
+ * overridden); {@code redis-acks0} and {@code redis-acks1} with {@code throttle.redis.replica-acks} 0 and 1. Its output goes to {@code http-app-<store>-<port>.log}. It is stopped when closed, when it fails to
  * start, and when the harness exits.
  */
 final class HttpApp implements AutoCloseable {
@@ -45,6 +45,11 @@ final class HttpApp implements AutoCloseable {
             pb.environment().put("QUARKUS_LOG_CATEGORY__IO_GITHUB_THROTTLE__LEVEL", "WARN");
         } else {
             pb.environment().remove("BENCH_LIVE");
+        }
+        if (store.startsWith("redis-acks")) {
+            pb.environment().put("THROTTLE_REDIS_REPLICA_ACKS", store.substring("redis-acks".length()));
+        } else {
+            pb.environment().remove("THROTTLE_REDIS_REPLICA_ACKS");
         }
         if (store.equals("memory-nofields")) {
             pb.environment().put("THROTTLE_HEADERS", "none");

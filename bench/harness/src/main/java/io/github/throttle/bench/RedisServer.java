@@ -29,11 +29,17 @@ final class RedisServer implements AutoCloseable {
 
     /** @param wrapper a command that runs redis-server (valgrind ...), or none */
     RedisServer(List<String> wrapper) throws IOException, InterruptedException {
+        this(wrapper, List.of());
+    }
+
+    /** @param args more arguments of redis-server ({@code --replicaof host port}) */
+    RedisServer(List<String> wrapper, List<String> args) throws IOException, InterruptedException {
         this.port = freePort();
         Path dir = Files.createTempDirectory("throttle-bench-redis-");
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.addAll(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--loglevel", "warning"));
+        cmd.addAll(args);
         this.process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
         RedisClient c = null;
