@@ -3,6 +3,7 @@ package io.github.throttle.redis;
 import java.lang.System.Logger.Level;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Notices a primary that does not hold what the last one held: after every (re)connect the store reads
@@ -31,6 +32,9 @@ final class PrimaryWatch {
     /** Standalone and Sentinel: the id of the one primary the store counts on, else null. */
     private String current;
     private final boolean onePrimary;
+    /** The last primary logged for too few replicas, and when. Guarded by {@code this}. */
+    private String lastShort;
+    private long lastShortAt;
 
     /** @param onePrimary whether the store counts on one primary at a time (not a Cluster's several) */
     PrimaryWatch(int replicaAcks, ReplicationEvents events, boolean onePrimary) {
@@ -48,7 +52,7 @@ final class PrimaryWatch {
         String id = fields.getOrDefault("master_replid", "");
         String followed = fields.getOrDefault("master_replid2", NO_ID);
         int replicas = Integer.parseInt(fields.getOrDefault("connected_slaves", "0"));
-        if (replicaAcks > replicas) {
+        if (replicaAcks > replicas && shortOnce(address, replicas)) {
             LOG.log(Level.WARNING, "Throttle: the Redis primary at " + address + " has " + replicas + " replica(s) connected, and "
                     + replicaAcks + " must acknowledge each decision (throttle.redis.replica-acks): every call gets the failure"
                     + " policy until enough are");
@@ -66,6 +70,21 @@ final class PrimaryWatch {
             LOG.log(Level.WARNING, "Throttle: " + change);
             events.promoted();
         }
+    }
+
+    /**
+     * Whether to log that the primary at {@code address} has too few replicas: not again for the same address and
+     * count within a few seconds (the store's connections reconnect together).
+     */
+    private synchronized boolean shortOnce(String address, int replicas) {
+        String what = address + "/" + replicas;
+        long now = System.nanoTime();
+        if (what.equals(lastShort) && now - lastShortAt < TimeUnit.SECONDS.toNanos(5)) {
+            return false;
+        }
+        lastShort = what;
+        lastShortAt = now;
+        return true;
     }
 
     /** What changed, or null; under the lock. */
