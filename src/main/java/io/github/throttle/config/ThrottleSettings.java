@@ -33,7 +33,10 @@ public record ThrottleSettings(
         int denyCacheSize,
         boolean adminEnabled,
         String adminRole,
-        boolean manualClock) {
+        boolean manualClock,
+        boolean leases,
+        long leaseMinRate,
+        Duration leasePeriod) {
 
     /** Which rate-limit fields responses carry. */
     public enum HeaderStyle {
@@ -65,11 +68,17 @@ public record ThrottleSettings(
     public static final String ADMIN_ROLE = "throttle.admin.role";
     /** {@code system} (the default) or {@code manual}: time stands still until a test moves it (ThrottleClock). */
     public static final String CLOCK = "throttle.clock";
+    /** {@code off} (the default) or {@code auto}: lease part of a hot key's quota (Redis stores only). */
+    public static final String LEASES = "throttle.leases";
+    /** Calls a second of one key on one instance that make it hot (200). */
+    public static final String LEASES_MIN_RATE = "throttle.leases.min-rate";
+    /** The longest a lease lives (250ms). */
+    public static final String LEASES_PERIOD = "throttle.leases.period";
 
     /** Every key Throttle reads. */
     public static final List<String> KEYS = List.of(ENABLED, REDIS_URI, REDIS_CLUSTER, REDIS_TIMEOUT, REPLICA_ACKS, KEY_PREFIX,
             TIME_SOURCE, ON_STORE_FAILURE, LOCAL_SHARE, HEADERS, TRUSTED_PROXIES, KEY_HEADER, MODE, METRICS, DENY_CACHE_SIZE,
-            ADMIN_ENABLED, ADMIN_ROLE, CLOCK);
+            ADMIN_ENABLED, ADMIN_ROLE, CLOCK, LEASES, LEASES_MIN_RATE, LEASES_PERIOD);
 
     private static final System.Logger LOG = System.getLogger("io.github.throttle");
 
@@ -167,8 +176,34 @@ public record ThrottleSettings(
             throw invalid(CLOCK, "manual", "only the embedded store counts by a clock a test moves; a Redis store ("
                     + REDIS_URI + ") counts by its own time: leave " + REDIS_URI + " unset in tests that move the clock");
         }
+        boolean leases = choice(config, LEASES, "off", "off", "auto").equals("auto");
+        if (leases && uri.isEmpty()) {
+            throw invalid(LEASES, "auto", "leases are of a Redis store's quota: set " + REDIS_URI + ", or leave " + LEASES + " off");
+        }
+        long minRate = string(config, LEASES_MIN_RATE).map(v -> {
+            try {
+                long n = Long.parseLong(v.trim());
+                if (n >= 1 && n <= 1_000_000) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw invalid(LEASES_MIN_RATE, v, "must be a whole number of calls a second from 1 to 1000000");
+        }).orElse(200L);
+        Duration period = string(config, LEASES_PERIOD).map(v -> {
+            try {
+                Duration d = Durations.parse(v);
+                if (d.toMillis() >= 10 && d.toMillis() <= 60_000) {
+                    return d;
+                }
+            } catch (IllegalArgumentException e) {
+                // reported below
+            }
+            throw invalid(LEASES_PERIOD, v, "must be a duration from 10 ms to 60 s");
+        }).orElse(Duration.ofMillis(250));
         return new ThrottleSettings(enabled, uri, cluster, timeout, replicaAcks, prefix, client, onFailure, share, headers, List.copyOf(proxies), header,
-                report, metrics, denyCache, admin, role, manual);
+                report, metrics, denyCache, admin, role, manual, leases, minRate, period);
     }
 
     private static void checkUri(String uri, boolean cluster) {

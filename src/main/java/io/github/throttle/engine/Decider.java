@@ -136,8 +136,20 @@ public final class Decider {
      * Gives back what a call took, bounded by the timeout like every store call. Never completes exceptionally:
      * weight that cannot be given back stays counted (the safe side), and the failure is logged as any other.
      */
-    private CompletionStage<Void> giveBack(Took took) {
+    public CompletionStage<Void> giveBack(Took took) {
         return ask(() -> store.giveBack(took), (ok, failure) -> null);
+    }
+
+    /**
+     * Asks the store for a lease ({@link Store#lease}), bounded by the timeout like every store call; completes with
+     * null when the store cannot be asked (then the call is decided as any other). A grant whose reply comes after
+     * the timeout stays counted until its sub-bucket leaves its windows: the safe side.
+     */
+    public CompletionStage<Leased> lease(StoreCall call) {
+        if (failing) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return ask(() -> store.lease(call), (r, failure) -> r);
     }
 
     /**

@@ -21,6 +21,15 @@ public interface Store extends AutoCloseable {
      */
     CompletionStage<Void> giveBack(Took took);
 
+    /**
+     * Leases up to {@code call}'s weight (every pair the same weight; no seats, no wait): recorded as a call of the
+     * weight granted, which is what every window has left, up to that weight ({@link Leased}). What the lease does not
+     * use goes back through {@link #giveBack}. Stores that cannot lease complete exceptionally.
+     */
+    default CompletionStage<Leased> lease(StoreCall call) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " does not lease"));
+    }
+
     /** Forgets everything counted for these keys. */
     CompletionStage<Void> reset(String... keys);
 

@@ -233,6 +233,15 @@ public final class StoreCall {
     }
 
     /** This call with each pair's limit mapped by {@code f} (the same window): the keys, own weights and order kept. */
+    /** This call with every pair charging {@code weight} (a lease of that weight, or what it gives back). */
+    public StoreCall withWeight(long weight) {
+        Builder b = builder(nowMillis, record).maxWait(maxWaitMillis).leaseId(leaseId);
+        for (Pair x : pairs) {
+            b.add(x.key(), x.limit(), weight, x.limitIndex(), x.returnable());
+        }
+        return b.build();
+    }
+
     public StoreCall withLimits(java.util.function.UnaryOperator<Limit> f) {
         Builder b = builder(nowMillis, record).maxWait(maxWaitMillis).leaseId(leaseId);
         for (Pair x : pairs) {

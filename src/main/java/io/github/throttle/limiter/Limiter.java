@@ -10,6 +10,7 @@ import io.github.throttle.config.ThrottleSettings;
 import io.github.throttle.engine.Decider;
 import io.github.throttle.engine.KeyCodec;
 import io.github.throttle.engine.Limit;
+import io.github.throttle.engine.Leases;
 import io.github.throttle.engine.LimitList;
 import io.github.throttle.engine.StoreCall;
 
@@ -40,6 +41,8 @@ public final class Limiter implements AutoCloseable {
     private final Targets targets;
     private final Plans plans;
     private final DenyCache denyCache;
+    /** Leased quota of hot keys ({@code throttle.leases=auto}), or null. */
+    private final Leases leases;
     private volatile Fleet fleet = Fleet.NONE;
     private final String probeKey;
     private final Wakeups wakeups;
@@ -62,6 +65,7 @@ public final class Limiter implements AutoCloseable {
         this.targets = targets;
         this.plans = targets.plans();
         this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
+        this.leases = settings.leases() ? new Leases(decider, settings.leaseMinRate(), settings.leasePeriod()) : null;
         this.probeKey = codec.key(codec.bucketHead("throttle-readiness"), "probe");
     }
 
@@ -121,7 +125,7 @@ public final class Limiter implements AutoCloseable {
                     Decisions.as(Decisions.onPlan(Decision.unmetered(), limits.plan()), Outcome.WOULD_DENY));
         }
         StoreCall call = charge.call();
-        return askStore(call, limits.limits(), limits.plan()).thenApply(d -> {
+        return askStore(call, limits.limits(), limits.plan(), report).thenApply(d -> {
             Decision decided = call.record() ? d : free(d);
             Decision decision = report && !decided.allowed() ? Decisions.as(decided, Outcome.WOULD_DENY) : decided;
             Outcome outcome = decision.outcome();
@@ -165,10 +169,30 @@ public final class Limiter implements AutoCloseable {
      */
     public void forgetDenials() {
         denyCache.clear();
+        endLeases(true);
+    }
+
+    /**
+     * Ends every lease this instance holds: after a change of limits or plans, with what they hold given back; after
+     * a reset, without (the counts they would subtract from are others' now).
+     */
+    private void endLeases(boolean giveBack) {
+        if (leases != null) {
+            leases.endAll(giveBack);
+        }
     }
 
     /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
-    private CompletionStage<Decision> askStore(StoreCall call, LimitList limits, String plan) {
+    private CompletionStage<Decision> askStore(StoreCall call, LimitList limits, String plan, boolean report) {
+        if (leases != null && !report && Leases.leasable(call) && !targets.givesBackIn(call)) {
+            Decision leased = leases.admit(call, limits);
+            if (leased != null) {
+                return CompletableFuture.completedFuture(Decisions.onPlan(leased, plan));
+            }
+            if (leases.hot(call)) {
+                return leases.lease(call, limits).thenApply(d -> Decisions.onPlan(d, plan));
+            }
+        }
         // a seat can come back at any moment: a denial by an in-flight limit is never certain beyond its call
         boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !targets.givesBackIn(call);
         if (!cacheable) {
@@ -246,7 +270,7 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return askStore(call, LimitList.of(limits), null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of(parts -> {
+        return askStore(call, LimitList.of(limits), null, false).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of(parts -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
             if (!parts.equals(Set.of(CallEnding.Part.SEATS)) && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);
@@ -263,6 +287,7 @@ public final class Limiter implements AutoCloseable {
     public CompletionStage<Void> reset(String bucket, String identity) {
         String key = codec.key(codec.bucketHead(bucket), identity);
         denyCache.forget(key);
+        endLeases(false);
         return decider.store().reset(key);
     }
 
@@ -270,6 +295,7 @@ public final class Limiter implements AutoCloseable {
     public CompletionStage<Void> resetAll() {
         // denials are forgotten once the counts are gone (a call denied meanwhile is not remembered past them), and
         // after a reset that failed part-way too
+        endLeases(false);
         return decider.store().resetAll(codec).whenComplete((done, failure) -> denyCache.clear());
     }
 
@@ -294,6 +320,9 @@ public final class Limiter implements AutoCloseable {
 
     @Override
     public void close() {
+        if (leases != null) {
+            leases.close();
+        }
         fleet.close();
         decider.store().close();
     }

@@ -1,6 +1,9 @@
 package io.github.throttle.redis;
 
 import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Leased;
+import io.github.throttle.engine.StoreCall;
+import io.github.throttle.engine.Took;
 import io.github.throttle.engine.SharedChanges;
 import io.github.throttle.engine.SharedState;
 import io.github.throttle.engine.Store;
@@ -83,6 +86,30 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
                         }
                     }
                 });
+    }
+
+    /**
+     * A lease's reply, once the replicas acknowledged it when they must ({@code acknowledged} not null): not
+     * acknowledged, what it took is given back and the lease fails.
+     */
+    final CompletionStage<Leased> leased(StoreCall call, ReplicaAcks.Sent sent) {
+        CompletionStage<Leased> leased = sent.reply().thenApply(r -> SlidingWindowScript.leased(SlidingWindowScript.replyOf(r, 0), call));
+        if (sent.acknowledged() == null) {
+            return leased;
+        }
+        return leased.thenCompose(l -> sent.acknowledged().handle((ok, failure) -> {
+            if (failure == null) {
+                return l;
+            }
+            Took took = Took.of(call.withWeight(l.granted()), l.reply());
+            if (!took.isEmpty()) {
+                giveBack(took).exceptionally(e -> {
+                    ScriptRuns.refundFailed(e);
+                    return null;
+                });
+            }
+            throw new java.util.concurrent.CompletionException(ScriptRuns.unwrap(failure));
+        }));
     }
 
     /** Loads the script on the connection of decisions too, when it is not the shared one. */

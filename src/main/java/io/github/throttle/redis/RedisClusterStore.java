@@ -1,5 +1,6 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.engine.Leased;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
@@ -344,6 +345,17 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     /** Sends a give-back on the shared connection: never behind a {@code WAIT}, and not awaited by replicas. */
     private CompletionStage<List<Object>> refund(SlidingWindowScript.Run run) {
         return sendTo(connection, SlotHash.getSlot(run.keys()[0]), run, 0, null, TRYAGAIN_ATTEMPTS).reply();
+    }
+
+    /** A lease of one slot's keys: one run of its own to the slot's primary, as decisions go. */
+    @Override
+    public CompletionStage<Leased> lease(StoreCall call) {
+        SlotGroups groups = SlotGroups.of(call);
+        if (groups.size() != 1) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("a lease covers the keys of one hash slot"));
+        }
+        return leased(call, sendTo(decisions, SlotHash.getSlot(call.key(0)), new SlidingWindowScript.Run(expirySlackMillis).lease(call),
+                timeout.toMillis(), null, TRYAGAIN_ATTEMPTS));
     }
 
     /** Gives back slot by slot (a failed part leaves its weight counted: the safe side). */

@@ -1,5 +1,6 @@
 package io.github.throttle.redis;
 
+import io.github.throttle.engine.Leased;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Took;
@@ -74,6 +75,13 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
     @Override
     public CompletionStage<StoreReply> decide(StoreCall call) {
         return commit.decide(call);
+    }
+
+    /** One run of its own on the connection of decisions; with replicas that must acknowledge, awaited as decisions are. */
+    @Override
+    public CompletionStage<Leased> lease(StoreCall call) {
+        long wait = uri.getTimeout().toMillis();
+        return leased(call, send(new SlidingWindowScript.Run(expirySlackMillis).lease(call), wait));
     }
 
     /** Not awaited by replicas, and never queued behind a {@code WAIT}. */

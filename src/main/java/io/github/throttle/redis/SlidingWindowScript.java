@@ -2,6 +2,7 @@ package io.github.throttle.redis;
 
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.CallFailure;
+import io.github.throttle.engine.Leased;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
@@ -40,6 +41,8 @@ public final class SlidingWindowScript {
     public static final String RECORD_AND_TELL_SUB_BUCKETS = "2";
     /** Mode of a call: undo a call recorded with {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
     static final String REFUND = "-1";
+    /** Mode of a call: a lease of up to the call's weight (see the script's "Leases"). */
+    static final String LEASE = "3";
 
     private SlidingWindowScript() {
     }
@@ -92,6 +95,11 @@ public final class SlidingWindowScript {
         /** Adds a call to decide in its own {@linkplain #mode(StoreCall) mode}. */
         public Run decide(StoreCall call) {
             return decide(call, mode(call));
+        }
+
+        /** Adds a lease of up to {@code call}'s weight: every pair the same weight, no seats, no wait. */
+        public Run lease(StoreCall call) {
+            return decide(call, LEASE);
         }
 
         /**
@@ -208,6 +216,20 @@ public final class SlidingWindowScript {
             taken[p] = taken(call, p, (Long) reply.get(1 + pairs * 2 + p));
         }
         return new StoreReply(true, figures, taken, delay);
+    }
+
+    /**
+     * Reads a lease's reply ({@link #replyOf}): a denial as any call's; a grant as a recorded call's reply of the
+     * weight granted, followed by that weight and the milliseconds left in the first of its sub-buckets to end.
+     */
+    public static Leased leased(List<Object> reply, StoreCall call) {
+        int pairs = call.pairCount();
+        if (reply != null && reply.size() == 3 + pairs * 3) {
+            long granted = (Long) reply.get(1 + pairs * 3);
+            long millis = (Long) reply.get(2 + pairs * 3);
+            return new Leased(reply(reply.subList(0, 1 + pairs * 3), call.withWeight(granted)), granted, millis);
+        }
+        return new Leased(reply(reply, call), 0, 0);
     }
 
     /** The script's number for what a pair took: the sub-bucket, {@code -1 - b} for one reserved, or the lease id. */

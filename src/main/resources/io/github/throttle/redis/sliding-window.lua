@@ -11,7 +11,8 @@ then, for each call:
   now                        milliseconds since the epoch; empty = the server clock (TIME, read once a run)
   mode                       "1" = record the call when allowed; "0" = only report usage;
                              "2" = as "1", and the call's reply ends with the sub-bucket each window recorded
-                             in (see Refund); "-1" = refund: take a recorded call's weight back (see Refund)
+                             in (see Refund); "-1" = refund: take a recorded call's weight back (see Refund);
+                             "3" = lease (see Leases)
   wait                       the longest the call may wait (ms; "0" = not at all): a recorded call denied now
                              is reserved at the earliest time it fits within that wait (see Reservations)
   lease                      the id of the lease each seat this call takes holds, chosen by the caller so that
@@ -96,7 +97,13 @@ emptied oldest sub-bucket is passed over (h moves to the next one holding weight
 chain stays linked with weight 0 (it changes no count and no wait: a call passes over it when it would
 become the oldest). Seats: the lease with that id is removed, if it is still there; the field is deleted
 when no lease is left.
-A refund's reply: empty. ]]
+A refund's reply: empty.
+
+Leases (mode "3"): a call whose weight w is the most it asks for (every window the same w; no seats, no wait).
+It is recorded as a mode "2" call of weight g = min(w, the remaining of every window now), when g >= 1; else it
+is denied as a call of weight w would be. An allowed lease's reply is a mode "2" reply ending with two more
+numbers: g, and the milliseconds until the first of its windows' current sub-buckets ends (floor(now / p) + 1)
+* p - now. What the lease does not use is given back as a refund of that weight (mode "-1"). ]]
 
 local RING = 64
 local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
@@ -761,7 +768,7 @@ end
 -- returns its reply and where the next call starts. One pass
 -- reads every window and prepares the reply and the writes as if the call were recorded (the common case); a
 -- denied call rebuilds its reply from the state each window had.
-local function decide(now, mode, maxWait, lease, a0, keyCount)
+local function decide(now, mode, maxWait, lease, a0, keyCount, weight)
   if not now then
     if not serverNow then
       local time = call('TIME')
@@ -794,7 +801,7 @@ local function decide(now, mode, maxWait, lease, a0, keyCount)
       local tag = ARGV[a]
       local limit, p, k = tonumber(ARGV[a + 1], 36), tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 3], 36)
       local w = 0
-      if record then w = tonumber(ARGV[a + 4], 36) end
+      if record then w = weight or tonumber(ARGV[a + 4], 36) end
       a = a + 5
       if k == 0 then
         seatsDecide(q, tag, limit, p, w, heads[j], lease)
@@ -823,7 +830,41 @@ local function decide(now, mode, maxWait, lease, a0, keyCount)
   end
   -- the reply ends at its first nil
   reply[r + 1] = nil
-  return reply, a
+  return reply, a, r
+end
+
+-- A lease (see Leases): the most every window has left, up to the weight asked, recorded as a mode "2" call of that
+-- weight; its reply ends with what was granted and the milliseconds left in the first current sub-bucket to end.
+local function leaseDecide(now, a0, keyCount)
+  local report = decide(now, '0', 0, nil, a0, keyCount)
+  local asked, soonest = false, false
+  local a, r = a0, 1
+  for _ = 1, keyCount do
+    local m = tonumber(ARGV[a + 1], 36)
+    a = a + 2
+    for _ = 1, m do
+      local p, w = tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 4], 36)
+      a = a + 5
+      if not asked or w < asked then asked = w end
+      local remaining = report[r + 1]
+      if remaining < asked then asked = remaining end
+      r = r + 2
+      local t = now or serverNow
+      local left = (floor(t / p) + 1) * p - t
+      if not soonest or left < soonest then soonest = left end
+    end
+  end
+  if asked < 1 then
+    -- denied as the call itself would be
+    return decide(now, '2', 0, nil, a0, keyCount)
+  end
+  local reply, nxt, n = decide(now, '2', 0, nil, a0, keyCount, asked)
+  if reply[1] == 0 then
+    -- another limit of the key (reservations) held it back
+    return reply, nxt
+  end
+  reply[n + 1], reply[n + 2], reply[n + 3] = asked, soonest, nil
+  return reply, nxt
 end
 
 local replies = {}
@@ -837,6 +878,8 @@ for c = 1, tonumber(ARGV[2], 36) do
   if mode == '-1' then
     ok, nxt = pcall(refund, a + 5, keyCount)
     if ok then reply = {} else reply = nxt end
+  elseif mode == '3' then
+    ok, reply, nxt = pcall(leaseDecide, now, a + 5, keyCount)
   else
     ok, reply, nxt = pcall(decide, now, mode, maxWait, lease, a + 5, keyCount)
   end
