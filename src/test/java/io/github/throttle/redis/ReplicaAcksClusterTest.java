@@ -102,11 +102,13 @@ public class ReplicaAcksClusterTest {
             }
             assertEquals(List.of(replicaAcks == 1 ? Outcome.FAILURE_DENIED : Outcome.ALLOWED), whileBroken.stream().distinct().toList());
 
-            cluster.replicaOf(p).clusterFailover(true, true);
+            cluster.replicaOf(p).clusterFailover(false, true);
             awaitTrue(() -> cluster.replicaOf(p).info("replication").contains("role:master")
                     && cluster.node(p).info("replication").contains("role:slave")
                     && cluster.node(p).info("replication").contains("master_link_status:up"),
-                    "the replica took over, and the old primary follows it", log);
+                    "the replica took over, and the old primary follows it", log,
+                    () -> "old primary: " + cluster.node(p).info("replication") + "\nreplica: " + cluster.replicaOf(p).info("replication")
+                            + "\n" + cluster.replicaOf(p).clusterNodes());
             int allowed = 0;
             while (true) {
                 Decision d = call(l);
@@ -150,9 +152,16 @@ public class ReplicaAcksClusterTest {
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition, String what, LogCapture log)
             throws InterruptedException {
+        awaitTrue(condition, what, log, () -> "");
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what, LogCapture log,
+                                  java.util.function.Supplier<String> state) throws InterruptedException {
         long deadline = System.nanoTime() + DEADLINE_NANOS;
         while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "not within 60 s: " + what + "; log: " + log.all());
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 60 s: " + what + "; " + state.get() + "\nlog: " + log.all());
+            }
             TimeUnit.MILLISECONDS.sleep(20);
         }
     }
