@@ -125,18 +125,17 @@ final class GroupCommit {
                 run.decide(q.call());
             }
             CompletableFuture<List<Object>> sent;
-            CompletionStage<Void> acknowledged;
+            ReplicaAcks.Sent acknowledged;
             try {
-                ReplicaAcks.Sent s = runner.send(run, waitMillis(batch));
-                sent = s.reply().toCompletableFuture();
-                acknowledged = s.acknowledged();
+                acknowledged = runner.send(run, waitMillis(batch));
+                sent = acknowledged.reply().toCompletableFuture();
             } catch (RuntimeException e) {
                 sent = CompletableFuture.failedFuture(e);
                 acknowledged = null;
             }
             if (!sent.isDone()) {
                 List<Queued> inFlight = batch;
-                CompletionStage<Void> awaited = acknowledged;
+                ReplicaAcks.Sent awaited = acknowledged;
                 sent.whenComplete((replies, failed) -> {
                     Answers answers = new Answers(inFlight, replies, failed);
                     // calls not run go first; what late calls took is given back before the next run decides; that
@@ -240,15 +239,16 @@ final class GroupCommit {
         }
 
         /**
-         * Hands out the answers once the run is {@code acknowledged} (null: at once). A run not acknowledged gives back
-         * everything it took, and each call that took something fails.
+         * Hands out the answers once the run is acknowledged (at once when {@code sent} awaits nothing). A run not
+         * acknowledged gives back everything it took, on the connection it ran on, and each call that took something
+         * fails.
          */
-        void handOnce(CompletionStage<Void> acknowledged) {
-            if (acknowledged == null || !took()) {
+        void handOnce(ReplicaAcks.Sent sent) {
+            if (sent == null || sent.acknowledged() == null || !took()) {
                 hand();
                 return;
             }
-            acknowledged.whenComplete((ok, failure) -> {
+            sent.acknowledged().whenComplete((ok, failure) -> {
                 if (failure != null) {
                     Throwable why = ScriptRuns.unwrap(failure);
                     List<SlidingWindowScript.Run> refunds = new ArrayList<>();
@@ -259,7 +259,13 @@ final class GroupCommit {
                             read[i] = why;
                         }
                     }
-                    refunds.forEach(GroupCommit.this::sendAlone);
+                    // there, at once: a give-back routed anew could reach a promoted replica that never had the write
+                    for (SlidingWindowScript.Run refund : refunds) {
+                        sent.there().apply(refund).exceptionally(e -> {
+                            ScriptRuns.refundFailed(e);
+                            return null;
+                        });
+                    }
                 }
                 hand();
             });

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -189,13 +190,17 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
         });
         CompletableFuture<List<Object>> reply = new CompletableFuture<>();
         CompletableFuture<Void> acknowledged = acks.replicas() == 0 || waitMillis <= 0 ? null : new CompletableFuture<>();
+        // the connection of the node that ran it (through redirections)
+        CompletableFuture<Function<SlidingWindowScript.Run, CompletionStage<List<Object>>>> ranOn = new CompletableFuture<>();
         first.whenComplete((sent, failure) -> {
             if (failure != null) {
                 fail(failure, reply, acknowledged);
+                ranOn.completeExceptionally(failure);
                 return;
             }
             sent.reply().whenComplete((r, error) -> {
                 if (error == null) {
+                    ranOn.complete(sent.there());
                     reply.complete(r);
                     if (acknowledged != null) {
                         forward(sent.acknowledged(), acknowledged);
@@ -208,6 +213,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                         && cause.getMessage().startsWith("TRYAGAIN");
                 if (attemptsLeft <= 1 || (next == null && !tryAgain)) {
                     fail(cause, reply, acknowledged);
+                    ranOn.completeExceptionally(cause);
                     return;
                 }
                 // MOVED: the slot map is out of date; TRYAGAIN: the slot's keys are being moved, which takes milliseconds
@@ -215,6 +221,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                         : tryAgain ? CompletableFuture.runAsync(() -> { }, TRYAGAIN_DELAY) : CompletableFuture.completedFuture(null);
                 before.whenComplete((x, e) -> {
                     ReplicaAcks.Sent again = sendTo(via, slot, run, waitMillis, next, attemptsLeft - 1);
+                    ranOn.complete(again.there());
                     forward(again.reply(), reply);
                     if (acknowledged != null) {
                         forward(again.acknowledged(), acknowledged);
@@ -222,7 +229,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
                 });
             });
         });
-        return new ReplicaAcks.Sent(reply, acknowledged);
+        return new ReplicaAcks.Sent(reply, acknowledged, acknowledged == null ? null
+                : refund -> ranOn.thenCompose(there -> there.apply(refund)));
     }
 
     private static void fail(Throwable failure, CompletableFuture<?> reply, CompletableFuture<?> acknowledged) {

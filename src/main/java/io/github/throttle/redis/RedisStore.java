@@ -98,8 +98,10 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
             return acks.send(c.join().async(), run, waitMillis);
         }
         CompletableFuture<ReplicaAcks.Sent> sent = c.thenApply(open -> acks.send(open.async(), run, waitMillis));
+        boolean awaited = acks.replicas() > 0 && waitMillis > 0;
         return new ReplicaAcks.Sent(sent.thenCompose(ReplicaAcks.Sent::reply),
-                acks.replicas() == 0 || waitMillis <= 0 ? null : sent.thenCompose(ReplicaAcks.Sent::acknowledged));
+                awaited ? sent.thenCompose(ReplicaAcks.Sent::acknowledged) : null,
+                awaited ? again -> sent.thenCompose(s -> s.there().apply(again)) : null);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * {@code throttle.redis.replica-acks}: how many replicas must hold a run's writes before its callers are told.
@@ -37,8 +38,18 @@ final class ReplicaAcks {
         }
     }
 
-    /** A run sent, and when it is acknowledged: null when nothing waits for replicas. */
-    record Sent(CompletionStage<List<Object>> reply, CompletionStage<Void> acknowledged) {
+    /**
+     * A run sent; when it is acknowledged (null when nothing waits for replicas); and how to send another run on the
+     * connection it ran on, following no redirection (null when nothing waits for replicas): what a run not
+     * acknowledged took is given back there, to the server that holds it, and nowhere else — after a failover, the
+     * new primary may never have had it, and a give-back there would take weight that others' calls hold.
+     */
+    record Sent(CompletionStage<List<Object>> reply, CompletionStage<Void> acknowledged,
+                Function<SlidingWindowScript.Run, CompletionStage<List<Object>>> there) {
+
+        Sent(CompletionStage<List<Object>> reply, CompletionStage<Void> acknowledged) {
+            this(reply, acknowledged, null);
+        }
     }
 
     ReplicaAcks(int replicas, ReplicationEvents events) {
@@ -89,7 +100,7 @@ final class ReplicaAcks {
                 acknowledged.completeExceptionally(failure);
             }
         });
-        return new Sent(reply, acknowledged);
+        return new Sent(reply, acknowledged, again -> ScriptRuns.run(commands, again.keys(), again.args()));
     }
 
     /** Completes {@code acknowledged} by the {@code WAIT}'s reply, and records it. */

@@ -73,7 +73,10 @@ class WaitingAcrossProcessesTest {
                 for (long s = end - l.subBuckets() + 1; s <= end; s++) {
                     counted += perSubBucket.getOrDefault(s, 0L);
                 }
-                assertTrue(counted <= LIMIT, "the window ending at sub-bucket " + end + " counts " + counted + ": " + perSubBucket);
+                // every call (allowed, now, delay, sub-bucket, proceeded) in the message: a window over its limit is
+                // read from them
+                assertTrue(counted <= LIMIT, "the window ending at sub-bucket " + end + " counts " + counted + ": " + perSubBucket
+                        + "; calls:\n" + String.join("", logs));
             }
             assertTrue(allowed >= 2 * LIMIT, "only " + allowed + " of " + 2 * CALLERS + " calls proceeded: " + perSubBucket);
         }

@@ -105,12 +105,22 @@ public final class RedisClusterProcess implements AutoCloseable {
                 await(() -> node(PRIMARIES + primary).info("replication").contains("master_link_status:up")
                         && node(primary).info("replication").contains("connected_slaves:1"), "replica of primary " + i + " in sync");
             }
+            // every node, replicas too, sees every slot served: a client may ask any of them for the slot map
+            for (int i = 0; i < nodes.size(); i++) {
+                int node = i;
+                await(() -> node(node).clusterInfo().contains("cluster_state:ok"), "node " + i + " sees cluster_state:ok");
+            }
         }
     }
 
     /** The replica of primary {@code i} ({@link #startWithReplicas()}): plain commands on it. */
     public RedisCommands<String, String> replicaOf(int i) {
         return node(PRIMARIES + i);
+    }
+
+    /** The process of the replica of primary {@code i} ({@link #startWithReplicas()}). */
+    public RedisProcess replicaProcess(int i) {
+        return process(PRIMARIES + i);
     }
 
     private void await(java.util.function.BooleanSupplier condition, String what) {
@@ -136,6 +146,11 @@ public final class RedisClusterProcess implements AutoCloseable {
             }
             try {
                 String[] args = {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"};
+                if (replicas) {
+                    // a full sync starts at once instead of after the default 5 s (diskless sync waits for more
+                    // replicas): at the start, and when a demoted primary follows the replica that took over
+                    args = concat(args, "--repl-diskless-sync-delay", "0");
+                }
                 return tls == null ? RedisProcess.startOn(port, args)
                         : RedisProcess.startTlsOn(port, tls, concat(args, "--tls-cluster", "yes"));
             } catch (RuntimeException e) {

@@ -75,7 +75,10 @@ public final class RedisSentinelProcess implements AutoCloseable {
     }
 
     private void launch() {
-        primary = tls == null ? RedisProcess.start() : RedisProcess.startTls(tls);
+        // with relays, a full sync starts at once instead of after the default 5 s (diskless sync waits for more
+        // replicas): at the start, after a restored link, and when the sibling of a promoted replica follows it
+        String[] noSyncDelay = relayed == 0 ? new String[0] : new String[] {"--repl-diskless-sync-delay", "0"};
+        primary = tls == null ? RedisProcess.start(noSyncDelay) : RedisProcess.startTls(tls);
         if (relayed == 0) {
             replicas.add(tls == null ? RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(primary.port()))
                     : RedisProcess.startTls(tls, "--replicaof", "127.0.0.1", Integer.toString(primary.tlsPort()), "--tls-replication", "yes"));
@@ -83,7 +86,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
         for (int i = 0; i < relayed; i++) {
             TcpRelay relay = TcpRelay.start(primary.port());
             relays.add(relay);
-            replicas.add(RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(relay.port())));
+            replicas.add(RedisProcess.start("--replicaof", "127.0.0.1", Integer.toString(relay.port()),
+                    "--repl-diskless-sync-delay", "0"));
         }
         for (RedisProcess replica : replicas) {
             try (StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(replica.uri()))) {

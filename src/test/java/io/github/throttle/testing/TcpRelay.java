@@ -47,8 +47,8 @@ public final class TcpRelay implements AutoCloseable {
     /** Closes every connection, and each new one as soon as it is accepted, until {@link #restore()}. */
     public void cut() {
         cut = true;
+        // each copying thread then ends, and forgets its pair
         open.forEach(TcpRelay::quietly);
-        open.clear();
     }
 
     public void restore() {
@@ -67,15 +67,25 @@ public final class TcpRelay implements AutoCloseable {
                 quietly(in);
                 continue;
             }
+            Socket out = new Socket();
             try {
-                Socket out = new Socket();
                 out.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target), 5000);
-                open.add(in);
-                open.add(out);
-                copy(in, out);
-                copy(out, in);
+                // as the server and its replicas do: each write goes out at once
+                in.setTcpNoDelay(true);
+                out.setTcpNoDelay(true);
             } catch (IOException e) {
                 quietly(in);
+                quietly(out);
+                continue;
+            }
+            open.add(in);
+            open.add(out);
+            copy(in, out);
+            copy(out, in);
+            if (cut || server.isClosed()) {
+                // cut or closed while connecting: cut() may have missed this pair
+                quietly(in);
+                quietly(out);
             }
         }
     }

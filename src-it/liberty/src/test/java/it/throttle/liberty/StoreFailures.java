@@ -2,12 +2,19 @@ package it.throttle.liberty;
 
 import java.util.regex.Pattern;
 
-/** The warning lines of messages.log that a run killing its Redis on purpose expects. */
+/** The warning lines of messages.log that a run killing its Redis on purpose (and starting it again empty) expects. */
 final class StoreFailures {
 
     /** Throttle's own, once per outage: {@code Throttle: Redis at ... failed (...); calls are ... until it answers again}. */
     private static final Pattern THROTTLE = Pattern.compile(" W Throttle: Redis at redis://\\S+ failed \\(.*\\); calls are "
             + "(denied|allowed without counting) until it answers again$");
+
+    /**
+     * Throttle's, when the Redis it reconnects to was started again without persistence (a new replication id that
+     * continues nothing): {@code Throttle: the Redis primary at ... has a new replication id (...)}.
+     */
+    private static final Pattern RESTARTED = Pattern.compile(" W Throttle: the Redis primary at 127\\.0\\.0\\.1:\\d+ has a new "
+            + "replication id \\(\\w+, was \\w+ at 127\\.0\\.0\\.1:\\d+\\): it holds nothing of what was counted before");
 
     /** Lettuce's, while it tries to reconnect to the dead server. */
     private static final Pattern LETTUCE = Pattern.compile("io\\.lettuce\\.core\\.protocol\\.ConnectionWatchdog\\s+W Cannot reconnect "
@@ -26,6 +33,6 @@ final class StoreFailures {
     }
 
     static boolean expected(String line) {
-        return THROTTLE.matcher(line).find() || LETTUCE.matcher(line).find();
+        return THROTTLE.matcher(line).find() || LETTUCE.matcher(line).find() || RESTARTED.matcher(line).find();
     }
 }
