@@ -73,7 +73,8 @@ public class ReplicaAcksFailoverTest {
         }
     }
 
-    private static Decision call(Limiter l) {
+    /** A call of {@link Api#call} by one caller, as the application makes it. */
+    static Decision call(Limiter l) {
         try {
             return l.admit(l.target(Api.class, Api.class.getDeclaredMethod("call")), new TestCaller("10.0.0.9", "ann", Map.of()))
                     .toCompletableFuture().get(30, TimeUnit.SECONDS);
