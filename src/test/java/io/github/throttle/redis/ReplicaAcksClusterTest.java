@@ -121,8 +121,9 @@ public class ReplicaAcksClusterTest {
             long allowedWhileBroken = whileBroken.stream().filter(o -> o == Outcome.ALLOWED).count();
             assertEquals(10, allowed, "the new primary held the first 10 calls, and nothing of the calls while broken");
             assertEquals(replicaAcks == 1 ? 20 : 30, 10 + allowedWhileBroken + allowed, "calls allowed in one window of 20");
-            assertTrue(log.at(Level.WARNING).stream().anyMatch(m -> m.contains("promoted the replica at 127.0.0.1:"
-                    + cluster.replicaProcess(p).port())), "the promotion is logged: " + log.at(Level.WARNING));
+            // the store reads the new primary's replication state when it connects there, beside the calls: await it
+            awaitTrue(() -> log.at(Level.WARNING).stream().anyMatch(m -> m.contains("promoted the replica at 127.0.0.1:"
+                    + cluster.replicaProcess(p).port())), "the promotion is logged", log);
             assertTrue(registry.get(Meters.PROMOTIONS).counter().count() >= 1);
         }
     }
