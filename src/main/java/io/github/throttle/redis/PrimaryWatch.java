@@ -67,8 +67,8 @@ final class PrimaryWatch {
             }
         }
         if (change != null) {
-            LOG.log(Level.WARNING, "Throttle: " + change);
             events.promoted();
+            LOG.log(Level.WARNING, "Throttle: " + change);
         }
     }
 

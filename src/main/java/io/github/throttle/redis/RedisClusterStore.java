@@ -5,7 +5,6 @@ import io.github.throttle.engine.StoreCall;
 import io.github.throttle.engine.StoreReply;
 import io.github.throttle.engine.Taken;
 import io.github.throttle.engine.Took;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisKeyAsyncCommands;
@@ -13,7 +12,6 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
@@ -23,9 +21,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -59,20 +54,16 @@ import java.util.stream.Collectors;
  * clock, each group is timed by its own primary's clock.
  *
  * <h2>Where a run goes</h2>
- * A run of decisions goes on the connection to the primary that the slot map names for its slot, so that a
- * {@code WAIT} behind it ({@code throttle.redis.replica-acks}, {@link ReplicaAcks}) reaches the node that ran it.
- * {@code MOVED} reloads the slot map and sends the run again; {@code ASK} sends it to the node named, after
- * {@code ASKING}; {@code TRYAGAIN} sends it again shortly. Other commands go through the client's routing.
+ * A script run goes to the primary that the slot map names for its slot, following redirections ({@link SlotRuns}),
+ * so that a {@code WAIT} behind it ({@code throttle.redis.replica-acks}) reaches the node that ran it. Other
+ * commands go through the client's routing.
  */
 final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnection<String, String>> {
-
-    private static final int TRYAGAIN_ATTEMPTS = 50;
-    private static final Executor TRYAGAIN_DELAY = CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS);
 
     private final List<RedisURI> seeds;
     private final long expirySlackMillis;
     private final Duration timeout;
-    private final ReplicaAcks acks;
+    private final SlotRuns slotRuns;
     private final RedisClusterClient client;
     /** One group commit per hash slot: the calls of one run must share a slot. */
     private final Map<Integer, GroupCommit> commits = new ConcurrentHashMap<>();
@@ -102,9 +93,9 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
             seed.setTimeout(timeout);
         }
         this.timeout = timeout;
-        this.acks = new ReplicaAcks(replicaAcks, events);
         this.client = RedisClusterClient.create(resources(), this.seeds);
         client.setOptions(ClientSetup.clusterOptions(timeout));
+        this.slotRuns = new SlotRuns(client, new ReplicaAcks(replicaAcks, events));
         watchPrimaries(address -> connection.get()
                 .thenCompose(c -> c.getConnectionAsync(address.getHostString(), address.getPort()))
                 .thenCompose(node -> node.async().info("replication")));
@@ -145,109 +136,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
     /** The group commit of the slot of {@code call}'s keys (one slot). */
     private GroupCommit commit(StoreCall call) {
         return commits.computeIfAbsent(SlotHash.getSlot(call.key(0)), slot -> new GroupCommit(
-                (run, waitMillis) -> sendTo(decisions, slot, run, waitMillis, null, TRYAGAIN_ATTEMPTS), expirySlackMillis, timeout));
-    }
-
-    /** Where a redirection sends a run: the node named, and whether {@code ASKING} goes first. */
-    private record Redirect(String host, int port, boolean asking) {
-
-        /** The redirection a failure says, or null: {@code MOVED <slot> <host>:<port>}, {@code ASK ...}. */
-        static Redirect of(Throwable failure) {
-            String m = failure instanceof RedisCommandExecutionException ? failure.getMessage() : null;
-            if (m == null || !(m.startsWith("MOVED ") || m.startsWith("ASK "))) {
-                return null;
-            }
-            String[] parts = m.split(" ");
-            int colon = parts.length < 3 ? -1 : parts[2].lastIndexOf(':');
-            if (colon < 0) {
-                return null;
-            }
-            return new Redirect(parts[2].substring(0, colon), Integer.parseInt(parts[2].substring(colon + 1).trim()),
-                    m.startsWith("ASK "));
-        }
-    }
-
-    /**
-     * Sends a run of the slot's calls on {@code via} to the slot's primary ({@code to}: the node a redirection
-     * named), and again where a redirection or {@code TRYAGAIN} says, at most {@code attemptsLeft} times.
-     */
-    private ReplicaAcks.Sent sendTo(LazyConnection<StatefulRedisClusterConnection<String, String>> via, int slot,
-                                    SlidingWindowScript.Run run, long waitMillis, Redirect to, int attemptsLeft) {
-        CompletableFuture<ReplicaAcks.Sent> first = via.get().thenCompose(c -> {
-            if (to != null) {
-                return c.getConnectionAsync(to.host(), to.port());
-            }
-            RedisClusterNode primary = c.getPartitions().getMasterBySlot(slot);
-            if (primary == null) {
-                return CompletableFuture.failedFuture(new IllegalStateException("no primary serves hash slot " + slot));
-            }
-            return c.getConnectionAsync(primary.getNodeId());
-        }).thenApply(node -> {
-            if (to != null && to.asking()) {
-                node.async().asking();
-            }
-            return acks.send(node.async(), run, waitMillis);
-        });
-        CompletableFuture<List<Object>> reply = new CompletableFuture<>();
-        CompletableFuture<Void> acknowledged = acks.replicas() == 0 || waitMillis <= 0 ? null : new CompletableFuture<>();
-        // the connection of the node that ran it (through redirections)
-        CompletableFuture<Function<SlidingWindowScript.Run, CompletionStage<List<Object>>>> ranOn = new CompletableFuture<>();
-        first.whenComplete((sent, failure) -> {
-            if (failure != null) {
-                fail(failure, reply, acknowledged);
-                ranOn.completeExceptionally(failure);
-                return;
-            }
-            sent.reply().whenComplete((r, error) -> {
-                if (error == null) {
-                    ranOn.complete(sent.there());
-                    reply.complete(r);
-                    if (acknowledged != null) {
-                        forward(sent.acknowledged(), acknowledged);
-                    }
-                    return;
-                }
-                Throwable cause = ScriptRuns.unwrap(error);
-                Redirect next = Redirect.of(cause);
-                boolean tryAgain = cause instanceof RedisCommandExecutionException && cause.getMessage() != null
-                        && cause.getMessage().startsWith("TRYAGAIN");
-                if (attemptsLeft <= 1 || (next == null && !tryAgain)) {
-                    fail(cause, reply, acknowledged);
-                    ranOn.completeExceptionally(cause);
-                    return;
-                }
-                // MOVED: the slot map is out of date; TRYAGAIN: the slot's keys are being moved, which takes milliseconds
-                CompletableFuture<?> before = next != null && !next.asking() ? client.refreshPartitionsAsync().toCompletableFuture()
-                        : tryAgain ? CompletableFuture.runAsync(() -> { }, TRYAGAIN_DELAY) : CompletableFuture.completedFuture(null);
-                before.whenComplete((x, e) -> {
-                    ReplicaAcks.Sent again = sendTo(via, slot, run, waitMillis, next, attemptsLeft - 1);
-                    ranOn.complete(again.there());
-                    forward(again.reply(), reply);
-                    if (acknowledged != null) {
-                        forward(again.acknowledged(), acknowledged);
-                    }
-                });
-            });
-        });
-        return new ReplicaAcks.Sent(reply, acknowledged, acknowledged == null ? null
-                : refund -> ranOn.thenCompose(there -> there.apply(refund)));
-    }
-
-    private static void fail(Throwable failure, CompletableFuture<?> reply, CompletableFuture<?> acknowledged) {
-        reply.completeExceptionally(failure);
-        if (acknowledged != null) {
-            acknowledged.completeExceptionally(failure);
-        }
-    }
-
-    private static <T> void forward(CompletionStage<T> from, CompletableFuture<T> to) {
-        from.whenComplete((v, e) -> {
-            if (e == null) {
-                to.complete(v);
-            } else {
-                to.completeExceptionally(e);
-            }
-        });
+                (run, waitMillis) -> slotRuns.send(decisions, slot, run, waitMillis), expirySlackMillis, timeout));
     }
 
     /**
@@ -352,7 +241,7 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     /** Sends a give-back on the shared connection: never behind a {@code WAIT}, and not awaited by replicas. */
     private CompletionStage<List<Object>> refund(SlidingWindowScript.Run run) {
-        return sendTo(connection, SlotHash.getSlot(run.keys()[0]), run, 0, null, TRYAGAIN_ATTEMPTS).reply();
+        return slotRuns.send(connection, SlotHash.getSlot(run.keys()[0]), run, 0).reply();
     }
 
     /** A lease of one slot's keys: one run of its own to the slot's primary, as decisions go. */

@@ -79,28 +79,29 @@ final class ReplicaAcks {
         RedisFuture<List<Object>> sent = commands.evalsha(SlidingWindowScript.SHA1, ScriptOutputType.MULTI, keys, args);
         RedisFuture<Long> waited = commands.waitForReplication(replicas, waitMillis);
         sent.whenComplete((r, failure) -> {
+            if (failure != null && ScriptRuns.unwrap(failure) instanceof RedisNoScriptException) {
+                // the first WAIT covered nothing of this run: EVAL caches the script, and its own WAIT follows it
+                follow(commands.eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args),
+                        commands.waitForReplication(replicas, waitMillis), started, waitMillis, reply, acknowledged);
+            } else {
+                follow(sent, waited, started, waitMillis, reply, acknowledged);
+            }
+        });
+        return new Sent(reply, acknowledged, again -> ScriptRuns.run(commands, again.keys(), again.args()));
+    }
+
+    /** Completes {@code reply} by the script's, then {@code acknowledged} by the {@code WAIT}'s behind it. */
+    private void follow(RedisFuture<List<Object>> script, RedisFuture<Long> waited, long started, long waitMillis,
+                        CompletableFuture<List<Object>> reply, CompletableFuture<Void> acknowledged) {
+        script.whenComplete((r, failure) -> {
             if (failure == null) {
                 reply.complete(r);
                 settle(waited, started, waitMillis, acknowledged);
-            } else if (ScriptRuns.unwrap(failure) instanceof RedisNoScriptException) {
-                // the first WAIT covered nothing of this run: EVAL caches the script, and its own WAIT follows it
-                RedisFuture<List<Object>> again = commands.eval(SlidingWindowScript.TEXT, ScriptOutputType.MULTI, keys, args);
-                RedisFuture<Long> waitedAgain = commands.waitForReplication(replicas, waitMillis);
-                again.whenComplete((r2, error) -> {
-                    if (error == null) {
-                        reply.complete(r2);
-                        settle(waitedAgain, started, waitMillis, acknowledged);
-                    } else {
-                        reply.completeExceptionally(error);
-                        acknowledged.completeExceptionally(error);
-                    }
-                });
             } else {
                 reply.completeExceptionally(failure);
                 acknowledged.completeExceptionally(failure);
             }
         });
-        return new Sent(reply, acknowledged, again -> ScriptRuns.run(commands, again.keys(), again.args()));
     }
 
     /** Completes {@code acknowledged} by the {@code WAIT}'s reply, and records it. */
