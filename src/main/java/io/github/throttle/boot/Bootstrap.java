@@ -101,7 +101,7 @@ public final class Bootstrap {
         Function<Class<?>, Object> instances =
                 type -> type == ThrottleKey.ApiKey.class ? new ThrottleKey.ApiKey(settings.keyHeader()) : beans.apply(type);
         Limiter limiter = new Limiter(settings, codec, decider, new Targets(config, codec, instances, httpEndpoints, settings.report(),
-                meters, clock, settings.keyHeader(), planBean), clock, wakeups);
+                settings.leases(), meters, clock, settings.keyHeader(), planBean), clock, wakeups);
         SharedState shared = store instanceof SharedState s ? s : SharedState.none(store.describe());
         limiter.join(new SharedFleet(limiter, shared, codec, settings, clock));
         return limiter;

@@ -29,8 +29,9 @@ import java.util.Optional;
  * @param target  {@code Class#method}
  * @param enabled false when the target declares no limit or is switched off ({@code .../Throttle/enabled=false})
  * @param report  whether the target is in report mode ({@code .../Throttle/mode=report}, else {@code throttle.mode})
+ * @param leases  false when the target's calls never take from a lease ({@code .../Throttle/leases=false})
  */
-public record TargetConfig(String target, boolean enabled, boolean report, List<LimitConfig> limits) {
+public record TargetConfig(String target, boolean enabled, boolean report, boolean leases, List<LimitConfig> limits) {
 
     private static final String ANN = "Throttle";
     private static final Throttle[] NONE = new Throttle[0];
@@ -103,7 +104,7 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
             throw new InvalidThrottleException("Invalid @Throttle on " + target + ": it declares limits for plan "
                     + limits.get(0).plan() + " but none for calls on no plan; add a @Throttle without plan");
         }
-        return new TargetConfig(target, enabled, report, List.copyOf(limits));
+        return new TargetConfig(target, enabled, report, overrides.leases(), List.copyOf(limits));
     }
 
     /** The longest a call of this target may wait for its turn: the largest {@code maxWaitMillis} of its limits. */
@@ -121,6 +122,11 @@ public record TargetConfig(String target, boolean enabled, boolean report, List<
 
         boolean enabled() {
             return targetChoice("enabled", "true", "true", "false").equals("true");
+        }
+
+        /** {@code …/Throttle/leases=false}: this target's calls never take from a lease ({@code throttle.leases}). */
+        boolean leases() {
+            return targetChoice("leases", "true", "true", "false").equals("true");
         }
 
         boolean report(boolean byDefault) {

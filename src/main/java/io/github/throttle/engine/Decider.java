@@ -136,20 +136,28 @@ public final class Decider {
      * Gives back what a call took, bounded by the timeout like every store call. Never completes exceptionally:
      * weight that cannot be given back stays counted (the safe side), and the failure is logged as any other.
      */
-    public CompletionStage<Void> giveBack(Took took) {
-        return ask(() -> store.giveBack(took), (ok, failure) -> null);
+    private CompletionStage<Void> giveBack(Took took) {
+        return giveBack(took, () -> { }, () -> { });
+    }
+
+    /** {@link #giveBack(Took)}, then {@code given} once the store took it, or {@code kept} when it could not. */
+    CompletionStage<Void> giveBack(Took took, Runnable given, Runnable kept) {
+        return ask(() -> store.giveBack(took), (ok, failure) -> {
+            (failure == null ? given : kept).run();
+            return null;
+        });
     }
 
     /**
-     * Asks the store for a lease ({@link Store#lease}), bounded by the timeout like every store call; completes with
-     * null when the store cannot be asked (then the call is decided as any other). A grant whose reply comes after
-     * the timeout stays counted until its sub-bucket leaves its windows: the safe side.
+     * Asks the store for a lease of up to {@code most} ({@link Store#lease}), bounded by the timeout like every store
+     * call; completes with null when the store cannot be asked (then the call is decided as any other). A grant whose
+     * reply comes after the timeout stays counted until its sub-bucket leaves its windows: the safe side.
      */
-    public CompletionStage<Leased> lease(StoreCall call) {
+    CompletionStage<Leased> lease(StoreCall call, long most) {
         if (failing) {
             return CompletableFuture.completedFuture(null);
         }
-        return ask(() -> store.lease(call), (r, failure) -> r);
+        return ask(() -> store.lease(call, most), (r, failure) -> r);
     }
 
     /**

@@ -2,32 +2,40 @@ package io.github.throttle.engine;
 
 import io.github.throttle.Decision;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Leased quota of hot keys ({@code throttle.leases=auto}). A call of one key that this instance decided more than
- * {@code minRate} times a second over the last period asks the store for a lease instead: up to what the instance
- * used in a period, recorded in the store as ordinary weight in the current sub-bucket of every window of the call
- * ({@link Store#lease}). The call takes its weight from it; later calls of the same key and limits take theirs from
- * what is left, here, until the lease's deadline: the instance's monotonic time when it sent the lease, plus the time
- * the store says the grant's sub-buckets last (at most the period), minus a margin. Taking and the deadline's check
- * are one step under the lease's lock, and the lease ends (nothing more is taken) before what is left is given back.
+ * Leased quota of hot keys ({@code throttle.leases=auto}). A call of one key that this instance decided at least
+ * {@code minRate} times a second over the last period asks the store for a lease instead of for itself: up to what
+ * the instance asked for in that period, at most half of what every window of the call has left (at least the call's
+ * weight), recorded in the store as ordinary weight in the current sub-bucket of every window ({@link Store#lease}).
+ * The call takes its weight from the grant; later calls of the same key, limits and weight take theirs from what is
+ * left, here, until the lease's deadline: the instance's monotonic time when it sent the lease, plus the time the
+ * store says the grant's sub-buckets last (at most the period), minus a margin. Taking and checking the deadline are
+ * one step under the lease's lock, and a lease ends (nothing more is taken) before what is left is given back.
  *
  * <p>Why never over the limit: each unit admitted here was counted by the store, at the lease, in a sub-bucket that
  * every window containing the admission also contains (the admission comes before that sub-bucket ends, by the
  * store's own measure: the deadline runs from before the store decided), so every window's count covers every call
- * admitted in it. Clocks do not enter: the deadline is this instance's monotonic time, the sub-bucket the store's.
+ * admitted in it. Clocks do not enter: the deadline is this instance's monotonic time, the sub-bucket the store's. A
+ * give-back names the generation the key had at the lease, and the store refunds nothing into another one (a reset
+ * deletes the key): what is left never subtracts from calls counted after a reset.
  *
- * <p>Never leased: calls of several keys, seats, calls that may wait, calls whose weight may be given back, report
- * mode. Cold keys keep no state: the counts of a period hold at most {@link #TRACKED} keys.
+ * <p>What live leases hold back from other instances: each at most one period of its instance's own calls, and at
+ * most half of what was left when it was granted; it comes back at its end, within the period.
+ *
+ * <p>One lease is asked for at a time per key: calls that find one on its way wait for it and take from it. Never
+ * leased: calls of several keys, seats, calls that may wait, calls whose weight may be given back, report mode (the
+ * caller checks the last two). Cold keys keep no state: the counts of a period hold at most {@link #TRACKED} keys.
  */
 public final class Leases implements AutoCloseable {
 
@@ -36,10 +44,38 @@ public final class Leases implements AutoCloseable {
     /** Taken off a lease's life: the time between the store's decision and this instance's reading the reply is not. */
     private static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
+    /** What happens to the leases of one bucket, for its meters. */
+    public interface Tally {
+        /** A lease was granted. */
+        void taken();
+
+        /** {@code units} a lease did not use went back to the store. */
+        void givenBack(long units);
+
+        /** {@code units} a lease did not use could not be given back: they stay counted until their sub-bucket leaves. */
+        void stranded(long units);
+
+        Tally NONE = new Tally() {
+            @Override
+            public void taken() {
+            }
+
+            @Override
+            public void givenBack(long units) {
+            }
+
+            @Override
+            public void stranded(long units) {
+            }
+        };
+    }
+
     private final Decider decider;
     private final long minCalls;
     private final long periodNanos;
     private final Map<String, Lease> live = new ConcurrentHashMap<>();
+    /** The lease being asked for, per key and limits: calls that find one wait for it. */
+    private final Map<String, CompletableFuture<Decision>> asking = new ConcurrentHashMap<>();
     private volatile Period counting = new Period(System.nanoTime());
     /** The counts of the period before, to size leases and find hot keys. */
     private volatile Map<String, LongAdder> previous = Map.of();
@@ -48,7 +84,7 @@ public final class Leases implements AutoCloseable {
      * @param minRate calls a second that make a key hot ({@code throttle.leases.min-rate})
      * @param period  the longest a lease lives ({@code throttle.leases.period})
      */
-    public Leases(Decider decider, long minRate, java.time.Duration period) {
+    public Leases(Decider decider, long minRate, Duration period) {
         this.decider = decider;
         this.periodNanos = period.toNanos();
         this.minCalls = Math.max(1, minRate * period.toMillis() / 1000);
@@ -62,17 +98,17 @@ public final class Leases implements AutoCloseable {
 
     /** A lease: the weight left to take here until the deadline. */
     private static final class Lease {
-        final StoreCall call;
-        final StoreReply reply;
+        final Leased grant;
         final long deadline;
+        final Tally tally;
         private long units;
         private boolean ended;
 
-        Lease(StoreCall call, StoreReply reply, long units, long deadline) {
-            this.call = call;
-            this.reply = reply;
+        Lease(Leased grant, long units, long deadline, Tally tally) {
+            this.grant = grant;
             this.units = units;
             this.deadline = deadline;
+            this.tally = tally;
         }
 
         /** Takes {@code w} if the lease is live and holds it: what is left then; else -1. */
@@ -96,9 +132,9 @@ public final class Leases implements AutoCloseable {
         }
     }
 
-    /** Whether {@code call} may be leased: one key, every pair the same weight, no seats, no wait, nothing to give back. */
+    /** Whether {@code call} may be leased: one key, every pair the same weight, no seats, no wait. */
     public static boolean leasable(StoreCall call) {
-        if (!call.record() || call.keyCount() != 1 || call.inFlight() || call.maxWaitMillis() > 0 || call.returnable()) {
+        if (!call.record() || call.keyCount() != 1 || call.inFlight() || call.maxWaitMillis() > 0) {
             return false;
         }
         long w = call.countWeight(0);
@@ -110,17 +146,10 @@ public final class Leases implements AutoCloseable {
         return w > 0;
     }
 
-    /** The call decided from a live lease of its key and limits, or null: ask the store. */
-    public Decision admit(StoreCall call, LimitList limits) {
-        Lease l = live.get(shape(call));
-        if (l == null) {
-            return null;
-        }
-        long left = l.take(call.countWeight(0), System.nanoTime());
-        return left < 0 ? null : decided(l, left, call, limits);
-    }
-
-    /** Counts a call of a leasable shape; whether its key is hot here (a lease should be asked for). */
+    /**
+     * Counts a leasable call (whatever decides it: a lease, the deny cache, the store); whether its key is hot here,
+     * so that the store is asked for a lease rather than for the call alone.
+     */
     public boolean hot(StoreCall call) {
         String shape = shape(call);
         long now = System.nanoTime();
@@ -128,7 +157,8 @@ public final class Leases implements AutoCloseable {
         if (now - p.started() >= periodNanos) {
             synchronized (this) {
                 if (counting == p) {
-                    previous = p.counts();
+                    // a period with no call at all in between leaves nothing hot
+                    previous = now - p.started() >= 2 * periodNanos ? Map.of() : p.counts();
                     counting = new Period(now);
                 }
                 p = counting;
@@ -145,83 +175,120 @@ public final class Leases implements AutoCloseable {
         return before != null && before.sum() >= minCalls;
     }
 
-    /**
-     * Asks for a lease for {@code call} and decides it from the grant; when less than its weight is granted, or the
-     * store fails, the call is decided as any other.
-     */
-    public CompletionStage<Decision> lease(StoreCall call, LimitList limits) {
-        long w = call.countWeight(0);
-        Lease last = live.get(shape(call));
-        if (last != null && System.nanoTime() - last.deadline < 0) {
-            // a lease this period found too little left: ask as any call until it ends
-            return decider.ask(call, limits);
+    /** The call decided from a live lease of its key and limits, or null. */
+    public Decision admit(StoreCall call, LimitList limits) {
+        Lease l = live.get(shape(call));
+        if (l == null) {
+            return null;
         }
-        LongAdder before = previous.get(shape(call));
-        // what this instance used in the last period, and its own weight at least
-        long size = Math.max(w, before == null ? w : before.sum() * w);
-        StoreCall asking = call.withWeight(size);
-        long sent = System.nanoTime();
-        return decider.lease(asking).thenCompose(leased -> {
-            if (leased == null || leased.granted() < w) {
-                if (leased != null && leased.granted() > 0) {
-                    decider.giveBack(Took.of(call.withWeight(leased.granted()), leased.reply()));
-                }
-                if (leased != null) {
-                    // too little left for a lease: none is asked for this period (an empty one stands for it)
-                    live.put(shape(call), new Lease(call, leased.reply(), 0, sent + periodNanos));
-                }
-                return decider.ask(call, limits);
-            }
-            long life = Math.min(TimeUnit.MILLISECONDS.toNanos(leased.millis()), periodNanos);
-            Lease l = new Lease(call.withWeight(leased.granted()), leased.reply(), leased.granted() - w, sent + life - MARGIN_NANOS);
-            Lease old = live.put(shape(call), l);
-            if (old != null) {
-                end(old, true);
-            }
-            long in = l.deadline - System.nanoTime();
-            Executor at = in > 0 ? CompletableFuture.delayedExecutor(in, TimeUnit.NANOSECONDS) : Runnable::run;
-            at.execute(() -> {
-                live.remove(shape(call), l);
-                end(l, true);
-            });
-            // the call itself was decided by the store: it stands whatever the deadline
-            return CompletableFuture.completedFuture(decided(l, leased.granted() - w, call, limits));
-        });
+        long left = l.take(call.countWeight(0), System.nanoTime());
+        return left < 0 ? null : decided(l, left, call, limits);
     }
 
     /**
-     * Ends every lease; {@code giveBack}: what is left goes back to the store (not after a reset: it counts others
-     * now). Completes when the store took the give-backs, or failed to within the timeout.
+     * Decides {@code call} of a hot key by a lease: asks the store for one, unless one is on its way, and takes the
+     * call's weight from it. A denial of the lease is the call's (the same key, limits and weight); when the store
+     * cannot lease, or others took what the lease held first, the call is decided as any other.
      */
-    public CompletableFuture<Void> endAll(boolean giveBack) {
+    public CompletionStage<Decision> lease(StoreCall call, LimitList limits, Tally tally) {
+        String shape = shape(call);
+        CompletableFuture<Decision> mine = new CompletableFuture<>();
+        CompletableFuture<Decision> theirs = asking.putIfAbsent(shape, mine);
+        if (theirs != null) {
+            return theirs.thenCompose(d -> {
+                if (d.outcome() == io.github.throttle.Outcome.DENIED) {
+                    return CompletableFuture.completedFuture(d);
+                }
+                Decision taken = admit(call, limits);
+                return taken != null ? CompletableFuture.completedFuture(taken) : decider.ask(call, limits);
+            });
+        }
+        ask(call, limits, tally, shape).whenComplete((d, failure) -> {
+            asking.remove(shape, mine);
+            if (failure != null) {
+                mine.completeExceptionally(failure);
+            } else {
+                mine.complete(d);
+            }
+        });
+        return mine;
+    }
+
+    private CompletionStage<Decision> ask(StoreCall call, LimitList limits, Tally tally, String shape) {
+        long w = call.countWeight(0);
+        LongAdder before = previous.get(shape);
+        // what this instance asked for in the last period, and its own weight at least
+        long most = Math.max(w, before == null ? w : before.sum() * w);
+        long sent = System.nanoTime();
+        return decider.lease(call.leasing(w, ThreadLocalRandom.current().nextLong(StoreCall.FIRST_LEASE_ID, StoreCall.LAST_LEASE_ID)), most)
+                .thenCompose(leased -> {
+                    if (leased == null) {
+                        // the store cannot lease now: the call is decided as any other (the failure policy)
+                        return decider.ask(call, limits);
+                    }
+                    if (!leased.reply().allowed()) {
+                        return CompletableFuture.completedFuture(ReplyFolding.decision(leased.reply(), call, limits));
+                    }
+                    tally.taken();
+                    long granted = leased.granted();
+                    long life = Math.min(TimeUnit.MILLISECONDS.toNanos(leased.millis()), periodNanos);
+                    Lease l = new Lease(leased, granted - w, sent + life - MARGIN_NANOS, tally);
+                    Lease old = live.put(shape, l);
+                    if (old != null) {
+                        end(old);
+                    }
+                    long in = l.deadline - System.nanoTime();
+                    if (in > 0) {
+                        CompletableFuture.delayedExecutor(in, TimeUnit.NANOSECONDS).execute(() -> {
+                            live.remove(shape, l);
+                            end(l);
+                        });
+                    } else {
+                        // the grant's sub-bucket ends before the reply could be used: all but the call goes back
+                        live.remove(shape, l);
+                        end(l);
+                    }
+                    // the call itself was decided by the store: it stands whatever the deadline
+                    return CompletableFuture.completedFuture(decided(l, granted - w, call, limits));
+                });
+    }
+
+    /**
+     * Ends every lease, after a change of limits, plans or counts, and gives back what they hold, into the
+     * generation each was granted in. Completes when the store took the give-backs, or failed to within the timeout.
+     */
+    public CompletableFuture<Void> endAll() {
         List<CompletableFuture<Void>> back = new ArrayList<>();
         for (Map.Entry<String, Lease> e : live.entrySet()) {
             if (live.remove(e.getKey(), e.getValue())) {
-                back.add(end(e.getValue(), giveBack));
+                back.add(end(e.getValue()));
             }
         }
         return CompletableFuture.allOf(back.toArray(CompletableFuture[]::new));
     }
 
-    private CompletableFuture<Void> end(Lease l, boolean giveBack) {
+    private CompletableFuture<Void> end(Lease l) {
         long left = l.end();
-        if (left > 0 && giveBack) {
-            return decider.giveBack(Took.of(l.call.withWeight(left), l.reply)).toCompletableFuture();
+        if (left <= 0) {
+            return CompletableFuture.completedFuture(null);
         }
-        return CompletableFuture.completedFuture(null);
+        Leased g = l.grant;
+        return decider.giveBack(Took.of(g.call().leasing(left, g.call().leaseId()), g.reply()), () -> l.tally.givenBack(left),
+                () -> l.tally.stranded(left)).toCompletableFuture();
     }
 
     /** A call admitted from a lease: the store's figures at the lease, with what the lease still holds as remaining. */
     private static Decision decided(Lease l, long left, StoreCall call, LimitList limits) {
+        StoreReply reply = l.grant.reply();
         long[] figures = new long[call.pairCount() * 3];
         for (int p = 0; p < call.pairCount(); p++) {
-            figures[p * 3] = l.reply.remaining(p) + left;
-            figures[p * 3 + 1] = l.reply.waitMillis(p);
+            figures[p * 3] = reply.remaining(p) + left;
+            figures[p * 3 + 1] = reply.waitMillis(p);
         }
         return ReplyFolding.decision(new StoreReply(true, figures), call, limits);
     }
 
-    /** The key and limits of a call: a lease serves calls of the same. */
+    /** The key, limits and weight of a call: a lease serves calls of the same. */
     private static String shape(StoreCall call) {
         StringBuilder s = new StringBuilder(call.key(0));
         for (int p = 0; p < call.pairCount(); p++) {
@@ -233,6 +300,6 @@ public final class Leases implements AutoCloseable {
     /** Gives back what every lease holds, and waits until the store took it (or failed to). */
     @Override
     public void close() {
-        endAll(true).join();
+        endAll().join();
     }
 }

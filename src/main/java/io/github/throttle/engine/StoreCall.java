@@ -23,8 +23,8 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class StoreCall {
 
     /** A caller's lease ids are drawn from [2^52, 2^53 - 2^32): exact as doubles, far from any other. */
-    private static final long FIRST_LEASE_ID = 1L << 52;
-    private static final long LAST_LEASE_ID = (1L << 53) - (1L << 32);
+    static final long FIRST_LEASE_ID = 1L << 52;
+    static final long LAST_LEASE_ID = (1L << 53) - (1L << 32);
 
     private final long nowMillis;
     private final boolean record;
@@ -104,7 +104,9 @@ public final class StoreCall {
     /**
      * The id of the lease every seat this call takes holds: chosen here, at random, for a recorded call with an
      * in-flight limit, so that a seat whose reply never came (the connection dropped after the store ran the call)
-     * can be released all the same, blindly and at most once ({@link Took#unknown}); 0 for other calls.
+     * can be released all the same, blindly and at most once ({@link Took#unknown}). A call with no in-flight limit
+     * holds one only as a lease ({@link Store#lease}) or a lease's give-back: the key's generation it was granted in.
+     * 0 for other calls.
      */
     public long leaseId() {
         return leaseId;
@@ -206,7 +208,8 @@ public final class StoreCall {
 
     /** The give-back of these pairs of this call, in that order, each with the weight its count recorded; null when there are none. */
     public StoreCall givingBack(int[] of) {
-        Builder b = builder(nowMillis, true);
+        // a lease's generation goes with its give-back (a seat's lease id goes with the seats, in what they took)
+        Builder b = builder(nowMillis, true).leaseId(inFlight() ? 0 : leaseId);
         for (int p : of) {
             Pair x = pairs[p];
             b.add(x.key(), x.limit(), countWeight(p), x.limitIndex());
@@ -232,16 +235,19 @@ public final class StoreCall {
         return java.util.Arrays.copyOf(of, n);
     }
 
-    /** This call with each pair's limit mapped by {@code f} (the same window): the keys, own weights and order kept. */
-    /** This call with every pair charging {@code weight} (a lease of that weight, or what it gives back). */
-    public StoreCall withWeight(long weight) {
-        Builder b = builder(nowMillis, record).maxWait(maxWaitMillis).leaseId(leaseId);
+    /**
+     * This call as a lease of {@code weight} (or what a lease gives back): every pair charging it, and {@code
+     * generation} as its lease id, the key's generation the lease was granted in (0 when asking: none yet).
+     */
+    public StoreCall leasing(long weight, long generation) {
+        Builder b = builder(nowMillis, record).maxWait(maxWaitMillis).leaseId(generation);
         for (Pair x : pairs) {
             b.add(x.key(), x.limit(), weight, x.limitIndex(), x.returnable());
         }
         return b.build();
     }
 
+    /** This call with each pair's limit mapped by {@code f} (the same window): the keys, own weights and order kept. */
     public StoreCall withLimits(java.util.function.UnaryOperator<Limit> f) {
         Builder b = builder(nowMillis, record).maxWait(maxWaitMillis).leaseId(leaseId);
         for (Pair x : pairs) {

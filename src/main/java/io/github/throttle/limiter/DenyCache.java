@@ -21,11 +21,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * come back (a target that gives successes back counts in them) are never remembered; a reset or a
  * programmatic give-back through this instance forgets what it touches.
  *
+ * <p>With leases ({@code throttle.leases=auto}) a lease's give-back may free weight before that: a denial is then
+ * remembered no longer than a lease lives ({@code throttle.leases.period}), since every lease outstanding when the
+ * store denied the call ends by then (every instance has the same period).
+ *
  * <p>Bounded: when full, expired entries go first, then the entries that end soonest.
  */
 final class DenyCache {
 
     private final int size;
+    private final long longestMillis;
     private final InstantSource clock;
     private final Map<String, Entry> entries;
 
@@ -33,9 +38,13 @@ final class DenyCache {
     private record Entry(Decision decision, long[] weights, long sentAt, long until, String[] keys) {
     }
 
-    /** @param size at most this many denials are remembered; 0 = none */
-    DenyCache(int size, InstantSource clock) {
+    /**
+     * @param size          at most this many denials are remembered; 0 = none
+     * @param longestMillis the longest a denial is remembered (a lease's life), whatever its retry-after
+     */
+    DenyCache(int size, long longestMillis, InstantSource clock) {
         this.size = size;
+        this.longestMillis = longestMillis;
         this.clock = clock;
         this.entries = new ConcurrentHashMap<>(Math.min(size, 1024));
     }
@@ -98,7 +107,7 @@ final class DenyCache {
         if (entries.size() >= size) {
             makeRoom();
         }
-        entries.put(key(call, plan), new Entry(denied, weights, sentAt, sentAt + denied.retryAfterMillis(), call.keys()));
+        entries.put(key(call, plan), new Entry(denied, weights, sentAt, sentAt + Math.min(denied.retryAfterMillis(), longestMillis), call.keys()));
     }
 
     /** Forgets every denial of a call that touched one of these keys. */

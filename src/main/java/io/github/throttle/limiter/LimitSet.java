@@ -4,6 +4,7 @@ import io.github.throttle.Outcome;
 import io.github.throttle.Caller;
 import io.github.throttle.ThrottleWeight;
 import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Leases;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.LimitList;
 import io.github.throttle.engine.StoreCall;
@@ -57,13 +58,16 @@ final class LimitSet {
     private final ReportLog reportLog;
     private final long maxWaitMillis;
     private final Meters.Timer waits;
+    private final Leases.Tally leasing;
 
     /**
      * @param maxWaitMillis the longest a call may wait for its turn (0: never)
      * @param waits         times the waits of the calls that waited
+     * @param leasing       the meters of the bucket's leases; null when these calls never take from a lease
      */
     LimitSet(String plan, List<Charged> charged, KeyCodec codec, Map<Outcome, Meters.Counter> calls, ReportLog reportLog,
-             long maxWaitMillis, Meters.Timer waits) {
+             long maxWaitMillis, Meters.Timer waits, Leases.Tally leasing) {
+        this.leasing = leasing;
         this.plan = plan;
         this.maxWaitMillis = maxWaitMillis;
         this.waits = waits;
@@ -83,6 +87,11 @@ final class LimitSet {
     /** The limits, built once: what a decision against them shows clients is made once too. */
     LimitList limits() {
         return limits;
+    }
+
+    /** The meters of the leases these calls take from; null when they never take from one. */
+    Leases.Tally leasing() {
+        return leasing;
     }
 
     /** Times the wait of a call that waited for its turn. */

@@ -64,7 +64,7 @@ public final class Limiter implements AutoCloseable {
         this.decider = decider;
         this.targets = targets;
         this.plans = targets.plans();
-        this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
+        this.denyCache = new DenyCache(settings.denyCacheSize(), settings.leases() ? settings.leasePeriod().toMillis() : Long.MAX_VALUE, clock);
         this.leases = settings.leases() ? new Leases(decider, settings.leaseMinRate(), settings.leasePeriod()) : null;
         this.probeKey = codec.key(codec.bucketHead("throttle-readiness"), "probe");
     }
@@ -125,7 +125,7 @@ public final class Limiter implements AutoCloseable {
                     Decisions.as(Decisions.onPlan(Decision.unmetered(), limits.plan()), Outcome.WOULD_DENY));
         }
         StoreCall call = charge.call();
-        return askStore(call, limits.limits(), limits.plan(), report).thenApply(d -> {
+        return askStore(call, limits.limits(), limits.plan(), report ? null : limits.leasing()).thenApply(d -> {
             Decision decided = call.record() ? d : free(d);
             Decision decision = report && !decided.allowed() ? Decisions.as(decided, Outcome.WOULD_DENY) : decided;
             Outcome outcome = decision.outcome();
@@ -169,44 +169,50 @@ public final class Limiter implements AutoCloseable {
      */
     public void forgetDenials() {
         denyCache.clear();
-        endLeases(true);
+        endLeases();
     }
 
     /**
-     * Ends every lease this instance holds: after a change of limits or plans, with what they hold given back; after
-     * a reset, without (the counts they would subtract from are others' now).
+     * Ends every lease this instance holds, and gives back what they hold: after a change of limits, plans or counts
+     * (a give-back never crosses a reset: the store refunds only into the generation a lease was granted in).
      */
-    private void endLeases(boolean giveBack) {
+    private void endLeases() {
         if (leases != null) {
-            leases.endAll(giveBack);
+            leases.endAll();
         }
     }
 
-    /** One store call, unless the deny cache knows the store's answer; a denial the store answers is remembered. */
-    private CompletionStage<Decision> askStore(StoreCall call, LimitList limits, String plan, boolean report) {
-        if (leases != null && !report && Leases.leasable(call) && !targets.givesBackIn(call)) {
-            Decision leased = leases.admit(call, limits);
-            if (leased != null) {
-                return CompletableFuture.completedFuture(Decisions.onPlan(leased, plan));
-            }
-            if (leases.hot(call)) {
-                return leases.lease(call, limits).thenApply(d -> Decisions.onPlan(d, plan));
+    /**
+     * One store call, unless a lease of a hot key or the deny cache decides the call; a denial the store answers is
+     * remembered.
+     *
+     * @param leasing the meters of the leases the call may take from; null when it never takes from one
+     */
+    private CompletionStage<Decision> askStore(StoreCall call, LimitList limits, String plan, Leases.Tally leasing) {
+        // a call whose weight may come back is never leased: a lease's weight is the lease's
+        boolean leased = leases != null && leasing != null && Leases.leasable(call) && !targets.givesBackIn(call);
+        // counted before the deny cache answers, so that a key denied for a while is still hot when its window turns
+        boolean hot = leased && leases.hot(call);
+        if (leased) {
+            Decision taken = leases.admit(call, limits);
+            if (taken != null) {
+                return CompletableFuture.completedFuture(Decisions.onPlan(taken, plan));
             }
         }
         // a seat can come back at any moment: a denial by an in-flight limit is never certain beyond its call
         boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !targets.givesBackIn(call);
-        if (!cacheable) {
-            return decider.ask(call, limits).thenApply(d -> Decisions.onPlan(d, plan));
-        }
-        Decision known = denyCache.denied(call, plan);
-        if (known != null) {
-            return CompletableFuture.completedFuture(known);
+        if (cacheable) {
+            Decision known = denyCache.denied(call, plan);
+            if (known != null) {
+                return CompletableFuture.completedFuture(known);
+            }
         }
         long sentAt = denyCache.now();
-        return decider.ask(call, limits).thenApply(d -> {
+        CompletionStage<Decision> asked = hot ? leases.lease(call, limits, leasing) : decider.ask(call, limits);
+        return asked.thenApply(d -> {
             Decision onPlan = Decisions.onPlan(d, plan);
             // a local denial is this instance's alone: the store may allow the call as soon as it answers
-            if (!onPlan.allowed() && !onPlan.isLocal()) {
+            if (cacheable && !onPlan.allowed() && !onPlan.isLocal()) {
                 denyCache.remember(call, plan, onPlan, sentAt);
             }
             return onPlan;
@@ -270,7 +276,7 @@ public final class Limiter implements AutoCloseable {
             builder.add(key, limits.get(i), weight, i, record);
         }
         StoreCall call = builder.build();
-        return askStore(call, LimitList.of(limits), null, false).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of(parts -> {
+        return askStore(call, LimitList.of(limits), null, null).thenApply(d -> !d.allowed() || !record ? d : Decisions.endingWith(d, CallEnding.of(parts -> {
             // weight can come back in this bucket from now on: its denials are no longer certain
             if (!parts.equals(Set.of(CallEnding.Part.SEATS)) && targets.givesBackFrom(head)) {
                 denyCache.forgetBucket(head);
@@ -287,7 +293,7 @@ public final class Limiter implements AutoCloseable {
     public CompletionStage<Void> reset(String bucket, String identity) {
         String key = codec.key(codec.bucketHead(bucket), identity);
         denyCache.forget(key);
-        endLeases(false);
+        endLeases();
         return decider.store().reset(key);
     }
 
@@ -295,7 +301,7 @@ public final class Limiter implements AutoCloseable {
     public CompletionStage<Void> resetAll() {
         // denials are forgotten once the counts are gone (a call denied meanwhile is not remembered past them), and
         // after a reset that failed part-way too
-        endLeases(false);
+        endLeases();
         return decider.store().resetAll(codec).whenComplete((done, failure) -> denyCache.clear());
     }
 

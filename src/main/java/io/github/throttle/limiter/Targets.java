@@ -10,6 +10,7 @@ import io.github.throttle.config.PlanLists;
 import io.github.throttle.config.ReturnTypes;
 import io.github.throttle.config.TargetConfig;
 import io.github.throttle.engine.KeyCodec;
+import io.github.throttle.engine.Leases;
 import io.github.throttle.engine.Limit;
 import io.github.throttle.engine.StoreCall;
 import io.github.throttle.metrics.Meters;
@@ -39,6 +40,7 @@ public final class Targets {
     private final Function<Class<?>, Object> instances;
     private final Predicate<Method> httpEndpoints;
     private final boolean reportByDefault;
+    private final boolean leases;
     private final Meters meters;
     private final InstantSource clock;
     private final Plans plans;
@@ -62,12 +64,13 @@ public final class Targets {
      * @param httpEndpoints which methods the HTTP filter throttles (the CDI interceptor leaves them)
      */
     public Targets(Config config, KeyCodec codec, Function<Class<?>, Object> instances, Predicate<Method> httpEndpoints) {
-        this(config, codec, instances, httpEndpoints, false, Meters.NONE, InstantSource.system(), ThrottleKey.ApiKey.DEFAULT_HEADER,
+        this(config, codec, instances, httpEndpoints, false, false, Meters.NONE, InstantSource.system(), ThrottleKey.ApiKey.DEFAULT_HEADER,
                 Optional.empty());
     }
 
     /**
      * @param reportByDefault {@code throttle.mode=report}
+     * @param leases          {@code throttle.leases=auto}
      * @param meters          where calls are counted
      * @param clock           paces the report-mode log
      * @param keyHeader       the header {@code key:} entries of plan lists are compared with
@@ -75,8 +78,10 @@ public final class Targets {
      * @throws InvalidThrottleException naming the key of a bad {@code throttle.plans.*} list
      */
     public Targets(Config config, KeyCodec codec, Function<Class<?>, Object> instances, Predicate<Method> httpEndpoints,
-                   boolean reportByDefault, Meters meters, InstantSource clock, String keyHeader, Optional<ThrottlePlan> planBean) {
+                   boolean reportByDefault, boolean leases, Meters meters, InstantSource clock, String keyHeader,
+                   Optional<ThrottlePlan> planBean) {
         this.reportByDefault = reportByDefault;
+        this.leases = leases;
         this.meters = meters;
         this.clock = clock;
         this.config = config;
@@ -193,7 +198,32 @@ public final class Targets {
         // report mode never waits: it records what enforce would and proceeds at once; a target that never waits
         // publishes no wait timer
         long maxWait = target.report() ? 0 : target.maxWaitMillis();
-        return new LimitSet(plan, charged, codec, calls, reportLog, maxWait, maxWait > 0 ? meters.waits(bucket) : nanos -> { });
+        // report mode's figures are never leased, nor the calls of a target that opted out
+        Leases.Tally leasing = leases && !target.report() && target.leases() ? leaseTally(bucket) : null;
+        return new LimitSet(plan, charged, codec, calls, reportLog, maxWait, maxWait > 0 ? meters.waits(bucket) : nanos -> { }, leasing);
+    }
+
+    /** The meters of a bucket's leases. */
+    private Leases.Tally leaseTally(String bucket) {
+        Meters.Counter taken = meters.leases(bucket);
+        Meters.Amount givenBack = meters.leaseUnits(bucket, Meters.GIVEN_BACK);
+        Meters.Amount stranded = meters.leaseUnits(bucket, Meters.STRANDED);
+        return new Leases.Tally() {
+            @Override
+            public void taken() {
+                taken.increment();
+            }
+
+            @Override
+            public void givenBack(long units) {
+                givenBack.add(units);
+            }
+
+            @Override
+            public void stranded(long units) {
+                stranded.add(units);
+            }
+        };
     }
 
     /** The call counters of these outcomes, one per tag (an overweight call counts as denied). */

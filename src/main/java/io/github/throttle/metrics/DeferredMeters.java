@@ -113,6 +113,18 @@ final class DeferredMeters implements Meters {
     }
 
     @Override
+    public Counter leases(String bucket) {
+        Deferred<Counter> d = defer(b -> b.leases(bucket));
+        return () -> d.get().increment();
+    }
+
+    @Override
+    public Amount leaseUnits(String bucket, String outcome) {
+        Deferred<Amount> d = defer(b -> b.leaseUnits(bucket, outcome));
+        return n -> d.get().add(n);
+    }
+
+    @Override
     public String name() {
         return name;
     }

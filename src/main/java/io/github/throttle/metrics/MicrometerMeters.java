@@ -59,6 +59,24 @@ final class MicrometerMeters implements Meters {
     }
 
     @Override
+    public Counter leases(String bucket) {
+        io.micrometer.core.instrument.Counter c = io.micrometer.core.instrument.Counter.builder(LEASES)
+                .description("Leases of hot keys' quota taken")
+                .tags("bucket", bucket)
+                .register(registry);
+        return c::increment;
+    }
+
+    @Override
+    public Amount leaseUnits(String bucket, String outcome) {
+        io.micrometer.core.instrument.Counter c = io.micrometer.core.instrument.Counter.builder(LEASE_UNITS)
+                .description("Units leases did not use, by outcome")
+                .tags("bucket", bucket, "outcome", outcome)
+                .register(registry);
+        return c::increment;
+    }
+
+    @Override
     public String name() {
         return "micrometer";
     }

@@ -60,6 +60,22 @@ final class MpMetricsMeters implements Meters {
     }
 
     @Override
+    public Counter leases(String bucket) {
+        org.eclipse.microprofile.metrics.Counter c = registry.counter(
+                Metadata.builder().withName(LEASES).withDescription("Leases of hot keys' quota taken").build(),
+                new Tag("bucket", bucket));
+        return c::inc;
+    }
+
+    @Override
+    public Amount leaseUnits(String bucket, String outcome) {
+        org.eclipse.microprofile.metrics.Counter c = registry.counter(
+                Metadata.builder().withName(LEASE_UNITS).withDescription("Units leases did not use, by outcome").build(),
+                new Tag("bucket", bucket), new Tag("outcome", outcome));
+        return c::inc;
+    }
+
+    @Override
     public String name() {
         return "mp-metrics";
     }

@@ -21,6 +21,8 @@ final class OtelMeters implements Meters {
     private final DoubleHistogram waits;
     private final DoubleHistogram replicaAcks;
     private final LongCounter promotions;
+    private final LongCounter leases;
+    private final LongCounter leaseUnits;
 
     OtelMeters(Object openTelemetry) {
         Meter meter = ((OpenTelemetry) openTelemetry).getMeter("io.github.throttle");
@@ -39,6 +41,8 @@ final class OtelMeters implements Meters {
                 .setUnit("s").build();
         this.promotions = meter.counterBuilder(PROMOTIONS)
                 .setDescription("Promotions the store noticed: a new primary, or one that lost its counts").build();
+        this.leases = meter.counterBuilder(LEASES).setDescription("Leases of hot keys' quota taken").build();
+        this.leaseUnits = meter.counterBuilder(LEASE_UNITS).setDescription("Units leases did not use, by outcome").build();
     }
 
     @Override
@@ -70,6 +74,18 @@ final class OtelMeters implements Meters {
     public Counter promotions(String store) {
         Attributes tags = Attributes.of(AttributeKey.stringKey("store"), store);
         return () -> promotions.add(1, tags);
+    }
+
+    @Override
+    public Counter leases(String bucket) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("bucket"), bucket);
+        return () -> leases.add(1, tags);
+    }
+
+    @Override
+    public Amount leaseUnits(String bucket, String outcome) {
+        Attributes tags = Attributes.of(AttributeKey.stringKey("bucket"), bucket, AttributeKey.stringKey("outcome"), outcome);
+        return n -> leaseUnits.add(n, tags);
     }
 
     @Override

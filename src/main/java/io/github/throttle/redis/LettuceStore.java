@@ -89,8 +89,8 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
     }
 
     /**
-     * A lease's reply, once the replicas acknowledged it when they must ({@code acknowledged} not null): not
-     * acknowledged, what it took is given back and the lease fails.
+     * A lease's reply, once the replicas acknowledged it when they must ({@code acknowledged} not null). Not
+     * acknowledged: what it took is given back on the connection it ran on, and the lease fails.
      */
     final CompletionStage<Leased> leased(StoreCall call, ReplicaAcks.Sent sent) {
         CompletionStage<Leased> leased = sent.reply().thenApply(r -> SlidingWindowScript.leased(SlidingWindowScript.replyOf(r, 0), call));
@@ -101,9 +101,9 @@ abstract class LettuceStore<C extends StatefulConnection<String, String>> implem
             if (failure == null) {
                 return l;
             }
-            Took took = Took.of(call.withWeight(l.granted()), l.reply());
+            Took took = Took.of(l.call(), l.reply());
             if (!took.isEmpty()) {
-                giveBack(took).exceptionally(e -> {
+                sent.there().apply(new SlidingWindowScript.Run(0).refund(took)).exceptionally(e -> {
                     ScriptRuns.refundFailed(e);
                     return null;
                 });

@@ -246,13 +246,9 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     /** A lease of one slot's keys: one run of its own to the slot's primary, as decisions go. */
     @Override
-    public CompletionStage<Leased> lease(StoreCall call) {
-        SlotGroups groups = SlotGroups.of(call);
-        if (groups.size() != 1) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("a lease covers the keys of one hash slot"));
-        }
-        return leased(call, sendTo(decisions, SlotHash.getSlot(call.key(0)), new SlidingWindowScript.Run(expirySlackMillis).lease(call),
-                timeout.toMillis(), null, TRYAGAIN_ATTEMPTS));
+    public CompletionStage<Leased> lease(StoreCall call, long most) {
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(expirySlackMillis).lease(call, most);
+        return leased(call, slotRuns.send(decisions, SlotHash.getSlot(call.key(0)), run, timeout.toMillis()));
     }
 
     /** Gives back slot by slot (a failed part leaves its weight counted: the safe side). */

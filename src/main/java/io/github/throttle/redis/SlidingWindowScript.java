@@ -88,7 +88,7 @@ public final class SlidingWindowScript {
 
         /** Adds a call to decide in the given mode: {@link #REPORT} or {@link #RECORD_AND_TELL_SUB_BUCKETS}. */
         public Run decide(StoreCall call, String mode) {
-            add(call, mode);
+            add(call, mode, call.maxWaitMillis(), call.leaseId());
             return this;
         }
 
@@ -97,9 +97,13 @@ public final class SlidingWindowScript {
             return decide(call, mode(call));
         }
 
-        /** Adds a lease of up to {@code call}'s weight: every pair the same weight, no seats, no wait. */
-        public Run lease(StoreCall call) {
-            return decide(call, LEASE);
+        /**
+         * Adds a lease of up to {@code most} of {@code call}'s weight: one key, every pair the same weight, no seats,
+         * no wait; {@code call}'s lease id is the generation token to set on the key when it has none.
+         */
+        public Run lease(StoreCall call, long most) {
+            add(call, LEASE, most, call.leaseId());
+            return this;
         }
 
         /**
@@ -108,19 +112,20 @@ public final class SlidingWindowScript {
          */
         public Run refund(Took took) {
             StoreCall call = took.call();
-            add(call, REFUND);
+            // a call with no seats holds a lease id only as a lease's give-back: its generation
+            add(call, REFUND, 0, call.inFlight() ? 0 : call.leaseId());
             for (int p = 0; p < call.pairCount(); p++) {
                 args.add(number(told(took.taken(p))));
             }
             return this;
         }
 
-        private void add(StoreCall call, String mode) {
+        private void add(StoreCall call, String mode, long wait, long lease) {
             calls++;
             args.add(call.nowMillis() >= 0 ? number(call.nowMillis()) : "");
             args.add(mode);
-            args.add(number(REFUND.equals(mode) ? 0 : call.maxWaitMillis()));
-            args.add(REFUND.equals(mode) || call.leaseId() == 0 ? "" : number(call.leaseId()));
+            args.add(number(wait));
+            args.add(lease == 0 ? "" : number(lease));
             args.add(number(call.keyCount()));
             for (int k = 0; k < call.keyCount(); k++) {
                 String key = call.key(k);
@@ -220,16 +225,19 @@ public final class SlidingWindowScript {
 
     /**
      * Reads a lease's reply ({@link #replyOf}): a denial as any call's; a grant as a recorded call's reply of the
-     * weight granted, followed by that weight and the milliseconds left in the first of its sub-buckets to end.
+     * weight granted, followed by that weight, the milliseconds left in the first of its sub-buckets to end, and the
+     * key's generation.
      */
     public static Leased leased(List<Object> reply, StoreCall call) {
         int pairs = call.pairCount();
-        if (reply != null && reply.size() == 3 + pairs * 3) {
+        if (reply != null && reply.size() == 4 + pairs * 3) {
             long granted = (Long) reply.get(1 + pairs * 3);
             long millis = (Long) reply.get(2 + pairs * 3);
-            return new Leased(reply(reply.subList(0, 1 + pairs * 3), call.withWeight(granted)), granted, millis);
+            long generation = (Long) reply.get(3 + pairs * 3);
+            StoreCall lease = call.leasing(granted, generation);
+            return new Leased(lease, reply(reply.subList(0, 1 + pairs * 3), lease), millis);
         }
-        return new Leased(reply(reply, call), 0, 0);
+        return new Leased(call, reply(reply, call), 0);
     }
 
     /** The script's number for what a pair took: the sub-bucket, {@code -1 - b} for one reserved, or the lease id. */

@@ -26,7 +26,8 @@ then, for each call:
                              k = ceil(duration / p), weight of this call
                              k = 0: the seats of an in-flight limit (calls in progress), p its lease
                              (ms); its tag ends in '@' and holds no ':', ';' or '/' (see Seats)
-  (refund only) one sub-bucket per window of the call, in order (a lease id for seats)
+  (refund only) one sub-bucket per window of the call, in order (a lease id for seats); a refund's "lease",
+                             when given, is the generation of a lease's give-back (see Leases)
 
 Fields of a window:
   <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'), followed by '+' while the window
@@ -99,11 +100,15 @@ become the oldest). Seats: the lease with that id is removed, if it is still the
 when no lease is left.
 A refund's reply: empty.
 
-Leases (mode "3"): a call whose weight w is the most it asks for (every window the same w; no seats, no wait).
-It is recorded as a mode "2" call of weight g = min(w, the remaining of every window now), when g >= 1; else it
-is denied as a call of weight w would be. An allowed lease's reply is a mode "2" reply ending with two more
-numbers: g, and the milliseconds until the first of its windows' current sub-buckets ends (floor(now / p) + 1)
-* p - now. What the lease does not use is given back as a refund of that weight (mode "-1"). ]]
+Leases (mode "3"): a call of one key (no seats, no reservation) whose weight w is the same in every window,
+with "wait" the most it asks for (L >= w) and "lease" the caller's generation token. It is granted
+g = min(L, r, max(w, floor(r / 2))), r the least remaining of its windows now (so one lease takes at most half
+of what is left, unless that is less than w), recorded as a mode "2" call of weight g; when r < w it is denied
+as the call of weight w would be. A grant's reply is a mode "2" reply ending with three more numbers: g, the
+milliseconds until the first of its windows' current sub-buckets ends ((floor(now / p) + 1) * p - now), and
+the key's generation: the field "gen" of the key, set to the caller's token when absent. What the lease does not
+use is given back as a refund of that weight with "lease" = the generation: it is refunded only while the
+key's "gen" is that generation (a reset deletes the key, and a refund never crosses it).  ]]
 
 local RING = 64
 local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
@@ -267,15 +272,17 @@ local function refundWindow(key, tag, k, b, w)
 end
 
 -- Refunds the call whose section's keys start at ARGV[a] (keyCount keys); returns where the next call starts.
-local function refund(a, keyCount)
+local function refund(a, keyCount, generation)
   local undo = {}
   for _ = 1, keyCount do
     local key = KEYS[tonumber(ARGV[a], 36)]
     local m = tonumber(ARGV[a + 1], 36)
+    -- a lease's give-back: only into the generation it was leased from
+    local keep = generation == '' or call('HGET', key, 'gen') == generation
     a = a + 2
     for _ = 1, m do
       undo[#undo + 1] = { key = key, tag = ARGV[a], p = tonumber(ARGV[a + 2], 36), k = tonumber(ARGV[a + 3], 36),
-        w = tonumber(ARGV[a + 4], 36) }
+        w = tonumber(ARGV[a + 4], 36), keep = keep }
       a = a + 5
     end
   end
@@ -283,7 +290,9 @@ local function refund(a, keyCount)
     local b = ARGV[a]
     if b:sub(1, 1) == '-' then b = -tonumber(b:sub(2), 36) else b = tonumber(b, 36) end
     a = a + 1
-    if u.k == 0 then
+    if not u.keep then
+      -- another generation's counts: left alone
+    elseif u.k == 0 then
       refundSeat(u.key, u.tag, b)
     elseif b < 0 then
       refundReserved(u.key, u.tag, u.p, -1 - b, u.w)
@@ -833,37 +842,44 @@ local function decide(now, mode, maxWait, lease, a0, keyCount, weight)
   return reply, a, r
 end
 
--- A lease (see Leases): the most every window has left, up to the weight asked, recorded as a mode "2" call of that
--- weight; its reply ends with what was granted and the milliseconds left in the first current sub-bucket to end.
-local function leaseDecide(now, a0, keyCount)
+-- A lease (see Leases): up to "asked", at most half of what every window has left (at least w), recorded as a mode
+-- "2" call of that weight; its reply ends with what was granted, the milliseconds left in the first current
+-- sub-bucket to end, and the key's generation.
+local function leaseDecide(now, asked, token, a0, keyCount)
   local report = decide(now, '0', 0, nil, a0, keyCount)
-  local asked, soonest = false, false
+  local w, least, soonest = 0, false, false
   local a, r = a0, 1
   for _ = 1, keyCount do
     local m = tonumber(ARGV[a + 1], 36)
     a = a + 2
     for _ = 1, m do
-      local p, w = tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 4], 36)
+      local p, pw = tonumber(ARGV[a + 2], 36), tonumber(ARGV[a + 4], 36)
       a = a + 5
-      if not asked or w < asked then asked = w end
+      if pw > w then w = pw end
       local remaining = report[r + 1]
-      if remaining < asked then asked = remaining end
+      if not least or remaining < least then least = remaining end
       r = r + 2
       local t = now or serverNow
       local left = (floor(t / p) + 1) * p - t
       if not soonest or left < soonest then soonest = left end
     end
   end
-  if asked < 1 then
-    -- denied as the call itself would be
-    return decide(now, '2', 0, nil, a0, keyCount)
-  end
-  local reply, nxt, n = decide(now, '2', 0, nil, a0, keyCount, asked)
+  local g = floor(least / 2)
+  if g < w then g = w end
+  if g > asked then g = asked end
+  if g > least then g = least end
+  -- too little left: decided (and denied) as the call itself
+  local reply, nxt, n = decide(now, '2', 0, nil, a0, keyCount, g >= w and g or nil)
   if reply[1] == 0 then
-    -- another limit of the key (reservations) held it back
     return reply, nxt
   end
-  reply[n + 1], reply[n + 2], reply[n + 3] = asked, soonest, nil
+  local key = KEYS[tonumber(ARGV[a0], 36)]
+  local generation = call('HGET', key, 'gen')
+  if not generation then
+    generation = token
+    call('HSET', key, 'gen', token)
+  end
+  reply[n + 1], reply[n + 2], reply[n + 3], reply[n + 4] = g >= w and g or w, soonest, tonumber(generation, 36), nil
   return reply, nxt
 end
 
@@ -876,10 +892,10 @@ for c = 1, tonumber(ARGV[2], 36) do
   -- its own reply is the error's text (see Reply)
   local ok, reply, nxt
   if mode == '-1' then
-    ok, nxt = pcall(refund, a + 5, keyCount)
+    ok, nxt = pcall(refund, a + 5, keyCount, ARGV[a + 3])
     if ok then reply = {} else reply = nxt end
   elseif mode == '3' then
-    ok, reply, nxt = pcall(leaseDecide, now, a + 5, keyCount)
+    ok, reply, nxt = pcall(leaseDecide, now, maxWait, ARGV[a + 3], a + 5, keyCount)
   else
     ok, reply, nxt = pcall(decide, now, mode, maxWait, lease, a + 5, keyCount)
   end

@@ -162,7 +162,8 @@ class ValidationTest {
                 arguments(API + "/fine/Throttle/key", "java.lang.String", "is not a concrete"),
                 arguments(API + "/fine/Throttle/inFlight", "maybe", "must be true or false"),
                 arguments(API + "/fine/Throttle/maxWaitMillis", "-3", "maxWaitMillis = -3"),
-                arguments(API + "/fine/Throttle/maxWaitMillis", "soon", "must be a whole number"));
+                arguments(API + "/fine/Throttle/maxWaitMillis", "soon", "must be a whole number"),
+                arguments(API + "/fine/Throttle/leases", "sometimes", "must be true or false"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -196,7 +197,14 @@ class ValidationTest {
                 arguments(ThrottleSettings.REPLICA_ACKS, "-1", "throttle.redis.replica-acks=-1"),
                 arguments(ThrottleSettings.REPLICA_ACKS, "one", "throttle.redis.replica-acks=one"),
                 // replicas acknowledge a Redis store's decisions: without throttle.redis.uri there are none
-                arguments(ThrottleSettings.REPLICA_ACKS, "1", "throttle.redis.replica-acks=1"));
+                arguments(ThrottleSettings.REPLICA_ACKS, "1", "throttle.redis.replica-acks=1"),
+                arguments(ThrottleSettings.LEASES, "always", "throttle.leases=always"),
+                // leases are of a Redis store's quota
+                arguments(ThrottleSettings.LEASES, "auto", "throttle.leases=auto"),
+                arguments(ThrottleSettings.LEASES_MIN_RATE, "0", "throttle.leases.min-rate=0"),
+                arguments(ThrottleSettings.LEASES_MIN_RATE, "fast", "throttle.leases.min-rate=fast"),
+                arguments(ThrottleSettings.LEASES_PERIOD, "5ms", "throttle.leases.period=5ms"),
+                arguments(ThrottleSettings.LEASES_PERIOD, "2m", "throttle.leases.period=2m"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
