@@ -16,7 +16,8 @@ import java.time.temporal.ChronoUnit;
  * allowed: the figures are the cost of deciding, never of answering 429; {@code -eventloop} runs those three on the
  * event loop instead of a worker thread. {@code /everyone} and {@code /ft}
  * hold one quota per method, by Throttle and by SmallRye Fault Tolerance; {@code /flood} is one limit a
- * single API key is far over. {@link Bucket4jResource} is {@code /throttled} by Bucket4j.
+ * single API key is far over; {@code /hot} is one quota for everyone that several instances exhaust together.
+ * {@link Bucket4jResource} is {@code /throttled} by Bucket4j.
  */
 @Path("/")
 public class Hello {
@@ -93,6 +94,14 @@ public class Hello {
     @Path("ft")
     @RateLimit(value = 1_000_000_000, window = 1, windowUnit = ChronoUnit.SECONDS)
     public String ft() {
+        return "hello\n";
+    }
+
+    /** 8,000 per fixed window of 10 s for everyone: one hot key that the instances of the leases section share. */
+    @GET
+    @Path("hot")
+    @Throttle(limit = 8_000, duration = 10, key = ThrottleKey.Everyone.class)
+    public String hot() {
         return "hello\n";
     }
 

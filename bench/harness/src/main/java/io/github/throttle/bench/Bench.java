@@ -13,7 +13,7 @@ import java.util.Set;
  * annotated method does (its plan's store call, then the decider), Bucket4j, redis-benchmark and wrk, and
  * prints one Markdown table per section: figures and ratios. Settings (environment): BENCH_SECONDS (measured
  * seconds per figure, 2), BENCH_WARMUP (1), BENCH_ROUNDS (3), BENCH_ONLY (comma-separated sections:
- * redis,memory,path,script,instructions,windows,size,heap,http,cost,replicas), BENCH_HTTP_APP (the Quarkus app's
+ * redis,memory,path,script,instructions,windows,size,heap,http,cost,replicas,leases), BENCH_HTTP_APP (the Quarkus app's
  * quarkus-run.jar).
  */
 public final class Bench {
@@ -24,11 +24,11 @@ public final class Bench {
     /** The sections without Redis. */
     static final List<Section> IN_PROCESS = List.of(new MemorySection(), new PathSection(), new HeapSection());
     /** Run last, each with a redis-server of its own. */
-    static final List<Section> OVER_HTTP = List.of(new HttpSection(), new CostSection(), new ReplicasSection());
+    static final List<Section> OVER_HTTP = List.of(new HttpSection(), new CostSection(), new ReplicasSection(), new LeasesSection());
 
     private final Context ctx = new Context();
     private final Set<String> only = Set.of(System.getenv().getOrDefault("BENCH_ONLY",
-            "redis,memory,path,script,instructions,windows,size,heap,http,cost,replicas").split(","));
+            "redis,memory,path,script,instructions,windows,size,heap,http,cost,replicas,leases").split(","));
 
     public static void main(String[] args) throws Exception {
         new Bench().run();

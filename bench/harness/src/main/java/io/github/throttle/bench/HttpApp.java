@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
  * {@code memory}, {@code memory-nofields} (the memory store with {@code throttle.headers=none}),
  * {@code memory-nometrics} (with {@code throttle.metrics=none}) or {@code redis}; {@code memory-live} and {@code redis-live}
  * with limits changed while running present ({@code BENCH_LIVE}: 10,000 assignments, every bucket and plan
- * overridden); {@code redis-acks0} and {@code redis-acks1} with {@code throttle.redis.replica-acks} 0 and 1. Its output goes to {@code http-app-<store>-<port>.log}. It is stopped when closed, when it fails to
+ * overridden); {@code redis-acks0} and {@code redis-acks1} with {@code throttle.redis.replica-acks} 0 and 1;
+ * {@code redis-leases-off} and {@code redis-leases-auto} with {@code throttle.leases} off and auto, and
+ * {@code throttle.on-store-failure=deny} (no call is allowed without being counted). Its output goes to {@code http-app-<store>-<port>.log}. It is stopped when closed, when it fails to
  * start, and when the harness exits.
  */
 final class HttpApp implements AutoCloseable {
@@ -50,6 +52,13 @@ final class HttpApp implements AutoCloseable {
             pb.environment().put("THROTTLE_REDIS_REPLICA_ACKS", store.substring("redis-acks".length()));
         } else {
             pb.environment().remove("THROTTLE_REDIS_REPLICA_ACKS");
+        }
+        if (store.startsWith("redis-leases-")) {
+            pb.environment().put("THROTTLE_LEASES", store.substring("redis-leases-".length()));
+            pb.environment().put("THROTTLE_ON_STORE_FAILURE", "deny");
+        } else {
+            pb.environment().remove("THROTTLE_LEASES");
+            pb.environment().remove("THROTTLE_ON_STORE_FAILURE");
         }
         if (store.equals("memory-nofields")) {
             pb.environment().put("THROTTLE_HEADERS", "none");

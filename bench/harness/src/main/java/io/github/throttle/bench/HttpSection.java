@@ -231,17 +231,13 @@ final class HttpSection implements Section {
         Stats s = new Stats();
         try {
             for (int round = 0; round < ctx.rounds; round++) {
-                Map<String, Long> before = ctx.redis.commandCalls();
+                long before = ctx.redis.scriptRuns();
                 Processes.WrkResult r = Processes.wrk(app.base + "flood", 64, Math.max(2, ctx.seconds), script.toString());
-                Map<String, Long> after = ctx.redis.commandCalls();
+                long scripts = ctx.redis.scriptRuns() - before;
                 long denied = r.non2xx();
                 if (denied == 0 || r.errors() != denied) {
                     throw new IllegalStateException("flood (" + store + "): " + denied + " denied of " + r.requests() + ", "
                             + (r.errors() - denied) + " socket errors");
-                }
-                long scripts = 0;
-                for (String command : List.of("evalsha", "eval")) {
-                    scripts += after.getOrDefault(command, 0L) - before.getOrDefault(command, 0L);
                 }
                 s.add(store + "-flood", 64, r.requestsPerSecond() * denied / r.requests());
                 s.add(store + "-flood-scripts", 64, (double) scripts / denied);

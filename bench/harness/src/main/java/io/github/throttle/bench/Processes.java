@@ -6,6 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,8 +77,8 @@ final class Processes {
         throw new IllegalStateException("no figures in redis-benchmark output:\n" + out);
     }
 
-    /** @param errors socket errors and answers other than 2xx/3xx; {@code non2xx} the latter alone */
-    record WrkResult(double requestsPerSecond, double p99Millis, long errors, long requests, long non2xx, double p50Millis) {
+    /** @param errors socket errors and answers other than 2xx/3xx; {@code non2xx} the latter alone; {@code output} what wrk and its script wrote */
+    record WrkResult(double requestsPerSecond, double p99Millis, long errors, long requests, long non2xx, double p50Millis, String output) {
     }
 
     /** A latency figure of wrk's ({@code 1.23ms}) in milliseconds. */
@@ -116,6 +120,31 @@ final class Processes {
             }
         }
         Matcher q = REQUESTS.matcher(out);
-        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors, q.find() ? Long.parseLong(q.group(1)) : 0, non2xx, p50);
+        return new WrkResult(Double.parseDouble(r.group(1)), ms, errors, q.find() ? Long.parseLong(q.group(1)) : 0, non2xx, p50, out);
+    }
+
+    /**
+     * One wrk per URL, all at once, {@code connections} split among them (64 over three: 22, 21, 21): their
+     * results in the URLs' order.
+     */
+    static List<WrkResult> wrk(List<String> urls, int connections, double seconds, String script) {
+        ExecutorService threads = Executors.newFixedThreadPool(urls.size());
+        try {
+            List<CompletableFuture<WrkResult>> runs = new ArrayList<>();
+            for (int i = 0; i < urls.size(); i++) {
+                String url = urls.get(i);
+                int c = connections / urls.size() + (i < connections % urls.size() ? 1 : 0);
+                runs.add(CompletableFuture.supplyAsync(() -> wrk(url, c, seconds, script), threads));
+            }
+            List<WrkResult> results = new ArrayList<>();
+            for (CompletableFuture<WrkResult> run : runs) {
+                results.add(run.join());
+            }
+            return results;
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        } finally {
+            threads.shutdown();
+        }
     }
 }

@@ -101,6 +101,12 @@ final class RedisServer implements AutoCloseable {
         return calls;
     }
 
+    /** Script runs ({@code EVALSHA} and {@code EVAL}) since the last CONFIG RESETSTAT. */
+    long scriptRuns() {
+        Map<String, Long> calls = commandCalls();
+        return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();

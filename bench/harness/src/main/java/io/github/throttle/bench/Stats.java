@@ -80,7 +80,7 @@ final class Stats {
     }
 
     static String x(double v) {
-        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.2f×", v);
+        return Double.isNaN(v) || Double.isInfinite(v) ? "–" : String.format(Locale.ROOT, "%.2f×", v);
     }
 
     static String f(String format, Object... args) {
