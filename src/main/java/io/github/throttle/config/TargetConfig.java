@@ -124,9 +124,13 @@ public record TargetConfig(String target, boolean enabled, boolean report, boole
             return targetChoice("enabled", "true", "true", "false").equals("true");
         }
 
-        /** {@code …/Throttle/leases=false}: this target's calls never take from a lease ({@code throttle.leases}). */
+        /**
+         * {@code …/Throttle/leases=false}: this target's calls never take from a lease ({@code throttle.leases}). Also
+         * {@code off} and {@code auto}, the values of {@code throttle.leases}: an environment variable
+         * {@code THROTTLE_LEASES} names both keys.
+         */
         boolean leases() {
-            return targetChoice("leases", "true", "true", "false").equals("true");
+            return List.of("true", "auto").contains(targetChoice("leases", "true", "true", "false", "auto", "off"));
         }
 
         boolean report(boolean byDefault) {

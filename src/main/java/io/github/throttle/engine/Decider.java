@@ -149,15 +149,15 @@ public final class Decider {
     }
 
     /**
-     * Asks the store for a lease of up to {@code most} ({@link Store#lease}), bounded by the timeout like every store
+     * Asks the store for a lease of up to {@code most}, living at most {@code lifeMillis} ({@link Store#lease}), bounded by the timeout like every store
      * call; completes with null when the store cannot be asked (then the call is decided as any other). A grant whose
      * reply comes after the timeout stays counted until its sub-bucket leaves its windows: the safe side.
      */
-    CompletionStage<Leased> lease(StoreCall call, long most) {
+    CompletionStage<Leased> lease(StoreCall call, long most, long lifeMillis) {
         if (failing) {
             return CompletableFuture.completedFuture(null);
         }
-        return ask(() -> store.lease(call, most), (r, failure) -> r);
+        return ask(() -> store.lease(call, most, lifeMillis), (r, failure) -> r);
     }
 
     /**

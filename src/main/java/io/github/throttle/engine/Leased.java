@@ -1,14 +1,15 @@
 package io.github.throttle.engine;
 
 /**
- * A store's answer to a lease ({@link Store#lease}): the call as granted and the store's reply to it (a denial of
- * the call asked when too little was left), and for how many milliseconds, from when the store decided, the current
- * sub-bucket of every window of the call still holds the grant.
+ * A store's answer to a lease ({@link Store#lease}): the call as granted and the store's reply to it, or the call
+ * asked and its denial when less than its weight was left.
  *
  * @param call   a grant: the call of the weight granted, its lease id the key's generation, which a give-back of
  *               what the lease did not use names ({@link Took#of}); a denial: the call asked
  * @param reply  the store's reply to {@code call}
- * @param millis how long the grant's sub-buckets last from the store's decision
+ * @param millis a grant: how long it lives from the store's decision (to the end of its first sub-bucket to end,
+ *               at most the life asked for); a denial: how long the key's leases still live from then (0: none), the
+ *               longest the denial may be taken as certain, since a lease gives back what it did not use
  */
 public record Leased(StoreCall call, StoreReply reply, long millis) {
 

@@ -70,12 +70,20 @@ public final class Leases implements AutoCloseable {
         };
     }
 
+    /**
+     * A call decided through {@link #lease}, and how long its denial may be taken as certain: a lease gives back what
+     * it did not use, so no longer than the key's leases live, as the store tells ({@link Long#MAX_VALUE}: no lease
+     * lives; a lease's life when the store did not tell).
+     */
+    public record Answer(Decision decision, long certainMillis) {
+    }
+
     private final Decider decider;
     private final long minCalls;
     private final long periodNanos;
     private final Map<String, Lease> live = new ConcurrentHashMap<>();
     /** The lease being asked for, per key and limits: calls that find one wait for it. */
-    private final Map<String, CompletableFuture<Decision>> asking = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Answer>> asking = new ConcurrentHashMap<>();
     private volatile Period counting = new Period(System.nanoTime());
     /** The counts of the period before, to size leases and find hot keys. */
     private volatile Map<String, LongAdder> previous = Map.of();
@@ -190,67 +198,78 @@ public final class Leases implements AutoCloseable {
      * call's weight from it. A denial of the lease is the call's (the same key, limits and weight); when the store
      * cannot lease, or others took what the lease held first, the call is decided as any other.
      */
-    public CompletionStage<Decision> lease(StoreCall call, LimitList limits, Tally tally) {
+    public CompletionStage<Answer> lease(StoreCall call, LimitList limits, Tally tally) {
         String shape = shape(call);
-        CompletableFuture<Decision> mine = new CompletableFuture<>();
-        CompletableFuture<Decision> theirs = asking.putIfAbsent(shape, mine);
+        CompletableFuture<Answer> mine = new CompletableFuture<>();
+        CompletableFuture<Answer> theirs = asking.putIfAbsent(shape, mine);
         if (theirs != null) {
-            return theirs.thenCompose(d -> {
-                if (d.outcome() == io.github.throttle.Outcome.DENIED) {
-                    return CompletableFuture.completedFuture(d);
+            return theirs.thenCompose(a -> {
+                if (a.decision().outcome() == io.github.throttle.Outcome.DENIED) {
+                    return CompletableFuture.completedFuture(a);
                 }
                 Decision taken = admit(call, limits);
-                return taken != null ? CompletableFuture.completedFuture(taken) : decider.ask(call, limits);
+                return taken != null ? CompletableFuture.completedFuture(new Answer(taken, 0)) : asked(call, limits);
             });
         }
-        ask(call, limits, tally, shape).whenComplete((d, failure) -> {
+        ask(call, limits, tally, shape).whenComplete((a, failure) -> {
             asking.remove(shape, mine);
             if (failure != null) {
                 mine.completeExceptionally(failure);
             } else {
-                mine.complete(d);
+                mine.complete(a);
             }
         });
         return mine;
     }
 
-    private CompletionStage<Decision> ask(StoreCall call, LimitList limits, Tally tally, String shape) {
+    /** {@code call} decided by the store as any other: a denial is certain no longer than a lease lives. */
+    private CompletionStage<Answer> asked(StoreCall call, LimitList limits) {
+        return decider.ask(call, limits).thenApply(d -> new Answer(d, lifeMillis()));
+    }
+
+    /** The longest a lease lives, in milliseconds. */
+    public long lifeMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(periodNanos);
+    }
+
+    private CompletionStage<Answer> ask(StoreCall call, LimitList limits, Tally tally, String shape) {
         long w = call.countWeight(0);
         LongAdder before = previous.get(shape);
         // what this instance asked for in the last period, and its own weight at least
         long most = Math.max(w, before == null ? w : before.sum() * w);
         long sent = System.nanoTime();
-        return decider.lease(call.leasing(w, ThreadLocalRandom.current().nextLong(StoreCall.FIRST_LEASE_ID, StoreCall.LAST_LEASE_ID)), most)
-                .thenCompose(leased -> {
-                    if (leased == null) {
-                        // the store cannot lease now: the call is decided as any other (the failure policy)
-                        return decider.ask(call, limits);
-                    }
-                    if (!leased.reply().allowed()) {
-                        return CompletableFuture.completedFuture(ReplyFolding.decision(leased.reply(), call, limits));
-                    }
-                    tally.taken();
-                    long granted = leased.granted();
-                    long life = Math.min(TimeUnit.MILLISECONDS.toNanos(leased.millis()), periodNanos);
-                    Lease l = new Lease(leased, granted - w, sent + life - MARGIN_NANOS, tally);
-                    Lease old = live.put(shape, l);
-                    if (old != null) {
-                        end(old);
-                    }
-                    long in = l.deadline - System.nanoTime();
-                    if (in > 0) {
-                        CompletableFuture.delayedExecutor(in, TimeUnit.NANOSECONDS).execute(() -> {
-                            live.remove(shape, l);
-                            end(l);
-                        });
-                    } else {
-                        // the grant's sub-bucket ends before the reply could be used: all but the call goes back
-                        live.remove(shape, l);
-                        end(l);
-                    }
-                    // the call itself was decided by the store: it stands whatever the deadline
-                    return CompletableFuture.completedFuture(decided(l, granted - w, call, limits));
+        StoreCall asking = call.leasing(w, ThreadLocalRandom.current().nextLong(StoreCall.FIRST_LEASE_ID, StoreCall.LAST_LEASE_ID));
+        return decider.lease(asking, most, lifeMillis()).thenCompose(leased -> {
+            if (leased == null) {
+                // the store cannot lease now: the call is decided as any other (the failure policy)
+                return asked(call, limits);
+            }
+            if (!leased.reply().allowed()) {
+                return CompletableFuture.completedFuture(new Answer(ReplyFolding.decision(leased.reply(), call, limits),
+                        leased.millis() == 0 ? Long.MAX_VALUE : leased.millis()));
+            }
+            tally.taken();
+            long granted = leased.granted();
+            long life = Math.min(TimeUnit.MILLISECONDS.toNanos(leased.millis()), periodNanos);
+            Lease l = new Lease(leased, granted - w, sent + life - MARGIN_NANOS, tally);
+            Lease old = live.put(shape, l);
+            if (old != null) {
+                end(old);
+            }
+            long in = l.deadline - System.nanoTime();
+            if (in > 0) {
+                CompletableFuture.delayedExecutor(in, TimeUnit.NANOSECONDS).execute(() -> {
+                    live.remove(shape, l);
+                    end(l);
                 });
+            } else {
+                // the grant's sub-bucket ends before the reply could be used: all but the call goes back
+                live.remove(shape, l);
+                end(l);
+            }
+            // the call itself was decided by the store: it stands whatever the deadline
+            return CompletableFuture.completedFuture(new Answer(decided(l, granted - w, call, limits), 0));
+        });
     }
 
     /**

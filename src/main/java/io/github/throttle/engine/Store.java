@@ -23,12 +23,13 @@ public interface Store extends AutoCloseable {
 
     /**
      * Leases up to {@code most} of {@code call}'s weight for its one key (every pair the same weight; no seats, no
-     * wait): recorded as a call of the weight granted, at least the call's own and at most half of what every window
-     * has left, or denied as the call itself when less than its weight is left ({@link Leased}). {@code call}'s lease
+     * wait), living at most {@code lifeMillis}: recorded as a call of the weight granted, at least the call's own and
+     * at most half of what every window has left, or denied as the call itself when less than its weight is left
+     * ({@link Leased}). {@code call}'s lease
      * id is the generation the key gets when it has none. What the lease does not use goes back through {@link
      * #giveBack}, into that generation only. Stores that cannot lease complete exceptionally.
      */
-    default CompletionStage<Leased> lease(StoreCall call, long most) {
+    default CompletionStage<Leased> lease(StoreCall call, long most, long lifeMillis) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " does not lease"));
     }
 

@@ -22,15 +22,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * programmatic give-back through this instance forgets what it touches.
  *
  * <p>With leases ({@code throttle.leases=auto}) a lease's give-back may free weight before that: a denial is then
- * remembered no longer than a lease lives ({@code throttle.leases.period}), since every lease outstanding when the
- * store denied the call ends by then (every instance has the same period).
+ * remembered no longer than the store says the key's leases live, or, for a call the store answered without saying
+ * it, than a lease lives ({@code throttle.leases.period}): every lease outstanding when the store denied the call
+ * ends by then (every instance has the same period).
  *
  * <p>Bounded: when full, expired entries go first, then the entries that end soonest.
  */
 final class DenyCache {
 
     private final int size;
-    private final long longestMillis;
     private final InstantSource clock;
     private final Map<String, Entry> entries;
 
@@ -38,13 +38,9 @@ final class DenyCache {
     private record Entry(Decision decision, long[] weights, long sentAt, long until, String[] keys) {
     }
 
-    /**
-     * @param size          at most this many denials are remembered; 0 = none
-     * @param longestMillis the longest a denial is remembered (a lease's life), whatever its retry-after
-     */
-    DenyCache(int size, long longestMillis, InstantSource clock) {
+    /** @param size at most this many denials are remembered; 0 = none */
+    DenyCache(int size, InstantSource clock) {
         this.size = size;
-        this.longestMillis = longestMillis;
         this.clock = clock;
         this.entries = new ConcurrentHashMap<>(Math.min(size, 1024));
     }
@@ -95,8 +91,11 @@ final class DenyCache {
         return Decisions.onPlan(Decisions.of(false, quotas, Decisions.policies(e.decision())), plan);
     }
 
-    /** Remembers a denial the store answered to {@code call}, sent at {@code sentAt}. */
-    synchronized void remember(StoreCall call, String plan, Decision denied, long sentAt) {
+    /**
+     * Remembers a denial the store answered to {@code call}, sent at {@code sentAt}, until its retry-after, and no
+     * longer than {@code certainMillis} (leases may give weight back before).
+     */
+    synchronized void remember(StoreCall call, String plan, Decision denied, long sentAt, long certainMillis) {
         if (denied.allowed() || denied.isUnmetered() || denied.retryAfterMillis() <= 0) {
             return;
         }
@@ -107,7 +106,7 @@ final class DenyCache {
         if (entries.size() >= size) {
             makeRoom();
         }
-        entries.put(key(call, plan), new Entry(denied, weights, sentAt, sentAt + Math.min(denied.retryAfterMillis(), longestMillis), call.keys()));
+        entries.put(key(call, plan), new Entry(denied, weights, sentAt, sentAt + Math.min(denied.retryAfterMillis(), certainMillis), call.keys()));
     }
 
     /** Forgets every denial of a call that touched one of these keys. */

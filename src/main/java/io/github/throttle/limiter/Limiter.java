@@ -64,7 +64,7 @@ public final class Limiter implements AutoCloseable {
         this.decider = decider;
         this.targets = targets;
         this.plans = targets.plans();
-        this.denyCache = new DenyCache(settings.denyCacheSize(), settings.leases() ? settings.leasePeriod().toMillis() : Long.MAX_VALUE, clock);
+        this.denyCache = new DenyCache(settings.denyCacheSize(), clock);
         this.leases = settings.leases() ? new Leases(decider, settings.leaseMinRate(), settings.leasePeriod()) : null;
         this.probeKey = codec.key(codec.bucketHead("throttle-readiness"), "probe");
     }
@@ -208,12 +208,15 @@ public final class Limiter implements AutoCloseable {
             }
         }
         long sentAt = denyCache.now();
-        CompletionStage<Decision> asked = hot ? leases.lease(call, limits, leasing) : decider.ask(call, limits);
-        return asked.thenApply(d -> {
-            Decision onPlan = Decisions.onPlan(d, plan);
+        // with leases, a lease's give-back can free weight: a denial is certain no longer than leases live
+        long certain = leases == null ? Long.MAX_VALUE : leases.lifeMillis();
+        CompletionStage<Leases.Answer> asked = hot ? leases.lease(call, limits, leasing)
+                : decider.ask(call, limits).thenApply(d -> new Leases.Answer(d, certain));
+        return asked.thenApply(a -> {
+            Decision onPlan = Decisions.onPlan(a.decision(), plan);
             // a local denial is this instance's alone: the store may allow the call as soon as it answers
             if (cacheable && !onPlan.allowed() && !onPlan.isLocal()) {
-                denyCache.remember(call, plan, onPlan, sentAt);
+                denyCache.remember(call, plan, onPlan, sentAt, a.certainMillis());
             }
             return onPlan;
         });

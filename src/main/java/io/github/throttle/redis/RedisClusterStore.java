@@ -246,8 +246,8 @@ final class RedisClusterStore extends LettuceStore<StatefulRedisClusterConnectio
 
     /** A lease of one slot's keys: one run of its own to the slot's primary, as decisions go. */
     @Override
-    public CompletionStage<Leased> lease(StoreCall call, long most) {
-        SlidingWindowScript.Run run = new SlidingWindowScript.Run(expirySlackMillis).lease(call, most);
+    public CompletionStage<Leased> lease(StoreCall call, long most, long lifeMillis) {
+        SlidingWindowScript.Run run = new SlidingWindowScript.Run(expirySlackMillis).lease(call, most, lifeMillis);
         return leased(call, slotRuns.send(decisions, SlotHash.getSlot(call.key(0)), run, timeout.toMillis()));
     }
 

@@ -79,8 +79,8 @@ public final class RedisStore extends LettuceStore<StatefulRedisConnection<Strin
 
     /** One run of its own on the connection of decisions; with replicas that must acknowledge, awaited as decisions are. */
     @Override
-    public CompletionStage<Leased> lease(StoreCall call, long most) {
-        return leased(call, send(new SlidingWindowScript.Run(expirySlackMillis).lease(call, most), uri.getTimeout().toMillis()));
+    public CompletionStage<Leased> lease(StoreCall call, long most, long lifeMillis) {
+        return leased(call, send(new SlidingWindowScript.Run(expirySlackMillis).lease(call, most, lifeMillis), uri.getTimeout().toMillis()));
     }
 
     /** Not awaited by replicas, and never queued behind a {@code WAIT}. */

@@ -98,11 +98,13 @@ public final class SlidingWindowScript {
         }
 
         /**
-         * Adds a lease of up to {@code most} of {@code call}'s weight: one key, every pair the same weight, no seats,
-         * no wait; {@code call}'s lease id is the generation token to set on the key when it has none.
+         * Adds a lease of up to {@code most} of {@code call}'s weight, living at most {@code lifeMillis}: one key, every
+         * pair the same weight, no seats, no wait; {@code call}'s lease id is the generation token to set on the key
+         * when it has none.
          */
-        public Run lease(StoreCall call, long most) {
+        public Run lease(StoreCall call, long most, long lifeMillis) {
             add(call, LEASE, most, call.leaseId());
+            args.add(number(lifeMillis));
             return this;
         }
 
@@ -224,20 +226,22 @@ public final class SlidingWindowScript {
     }
 
     /**
-     * Reads a lease's reply ({@link #replyOf}): a denial as any call's; a grant as a recorded call's reply of the
-     * weight granted, followed by that weight, the milliseconds left in the first of its sub-buckets to end, and the
-     * key's generation.
+     * Reads a lease's reply ({@link #replyOf}): a grant as a recorded call's reply of the weight granted, followed by
+     * that weight, how long it lives and the key's generation; a denial as the call's, followed by how long the key's
+     * leases still live.
      */
     public static Leased leased(List<Object> reply, StoreCall call) {
-        int pairs = call.pairCount();
-        if (reply != null && reply.size() == 4 + pairs * 3) {
-            long granted = (Long) reply.get(1 + pairs * 3);
-            long millis = (Long) reply.get(2 + pairs * 3);
-            long generation = (Long) reply.get(3 + pairs * 3);
-            StoreCall lease = call.leasing(granted, generation);
-            return new Leased(lease, reply(reply.subList(0, 1 + pairs * 3), lease), millis);
+        if (reply == null || reply.isEmpty()) {
+            throw new IllegalStateException("unexpected lease reply: " + reply);
         }
-        return new Leased(call, reply(reply, call), 0);
+        if ((Long) reply.get(0) >= 1) {
+            int n = reply.size() - 3;
+            long granted = (Long) reply.get(n);
+            StoreCall lease = call.leasing(granted, (Long) reply.get(n + 2));
+            return new Leased(lease, reply(reply.subList(0, n), lease), (Long) reply.get(n + 1));
+        }
+        int n = reply.size() - 1;
+        return new Leased(call, reply(reply.subList(0, n), call), (Long) reply.get(n));
     }
 
     /** The script's number for what a pair took: the sub-bucket, {@code -1 - b} for one reserved, or the lease id. */

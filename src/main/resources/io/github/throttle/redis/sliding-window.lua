@@ -28,6 +28,7 @@ then, for each call:
                              (ms); its tag ends in '@' and holds no ':', ';' or '/' (see Seats)
   (refund only) one sub-bucket per window of the call, in order (a lease id for seats); a refund's "lease",
                              when given, is the generation of a lease's give-back (see Leases)
+  (lease only) the longest a lease lives (ms)
 
 Fields of a window:
   <tag>      its header, 20 bytes packed little-endian (struct '<dI4I4I4'), followed by '+' while the window
@@ -45,6 +46,7 @@ Fields of a window:
              the next sub-bucket holding weight, 8 bytes (struct '<I4I4'). These form a chain from h to n,
              so the work of a call is bounded by the sub-buckets that leave the window, never by the time
              elapsed since the last call.
+Fields of a key leased (see Leases): "gen" and "until"; no window's tag is either.
 Seats (k = 0), the field <tag> alone: the last lease id given (a double, '<d'), then one lease per call
   holding a seat, 20 bytes each ('<ddI4'): its end (ms), its id, its weight. A lease counts while its end is
   after now. An allowed call of weight w > 0 takes a seat: the leases that ended are dropped, and a lease
@@ -101,14 +103,18 @@ when no lease is left.
 A refund's reply: empty.
 
 Leases (mode "3"): a call of one key (no seats, no reservation) whose weight w is the same in every window,
-with "wait" the most it asks for (L >= w) and "lease" the caller's generation token. It is granted
-g = min(L, r, max(w, floor(r / 2))), r the least remaining of its windows now (so one lease takes at most half
-of what is left, unless that is less than w), recorded as a mode "2" call of weight g; when r < w it is denied
-as the call of weight w would be. A grant's reply is a mode "2" reply ending with three more numbers: g, the
-milliseconds until the first of its windows' current sub-buckets ends ((floor(now / p) + 1) * p - now), and
-the key's generation: the field "gen" of the key, set to the caller's token when absent. What the lease does not
-use is given back as a refund of that weight with "lease" = the generation: it is refunded only while the
-key's "gen" is that generation (a reset deletes the key, and a refund never crosses it).  ]]
+with "wait" the most it asks for (L >= w), "lease" the caller's generation token, and after its windows one
+more number: the longest a lease lives (ms). It is granted g = min(L, r, max(w, floor(r / 2))), r the least
+remaining of its windows now (so one lease takes at most half of what is left, unless that is less than w),
+recorded as a mode "2" call of weight g; when r < w it is denied as the call of weight w would be. The key's
+fields "gen" (its generation: set to the caller's token when absent) and "until" (the latest end of a lease
+granted on it, ms) are written with a grant. A grant's reply is a mode "2" reply ending with three more
+numbers: g; how long it lives: the least of the longest and the milliseconds until the first of its windows'
+current sub-buckets ends ((floor(now / p) + 1) * p - now); the key's generation. A denied lease's reply is
+the call's denial ending with one more number: the milliseconds until the key's leases all ended (0 when none
+lives), the most a denial may be taken as certain (a lease gives back what it did not use). What a lease does
+not use is given back as a refund of that weight with "lease" = the generation: it is refunded only while the
+key's "gen" is that generation (a reset deletes the key, and a refund never crosses it). ]]
 
 local RING = 64
 local KEYS, ARGV, tonumber = KEYS, ARGV, tonumber
@@ -843,10 +849,11 @@ local function decide(now, mode, maxWait, lease, a0, keyCount, weight)
 end
 
 -- A lease (see Leases): up to "asked", at most half of what every window has left (at least w), recorded as a mode
--- "2" call of that weight; its reply ends with what was granted, the milliseconds left in the first current
--- sub-bucket to end, and the key's generation.
+-- "2" call of that weight; its reply ends with what was granted, the milliseconds it may live, and the key's
+-- generation. A lease denied: the call's denial, ending with how long the key's leases may still live.
 local function leaseDecide(now, asked, token, a0, keyCount)
-  local report = decide(now, '0', 0, nil, a0, keyCount)
+  local report, trailer = decide(now, '0', 0, nil, a0, keyCount)
+  local life = tonumber(ARGV[trailer], 36)
   local w, least, soonest = 0, false, false
   local a, r = a0, 1
   for _ = 1, keyCount do
@@ -864,23 +871,28 @@ local function leaseDecide(now, asked, token, a0, keyCount)
       if not soonest or left < soonest then soonest = left end
     end
   end
+  if life < soonest then soonest = life end
   local g = floor(least / 2)
   if g < w then g = w end
   if g > asked then g = asked end
   if g > least then g = least end
-  -- too little left: decided (and denied) as the call itself
-  local reply, nxt, n = decide(now, '2', 0, nil, a0, keyCount, g >= w and g or nil)
-  if reply[1] == 0 then
-    return reply, nxt
-  end
+  local t = now or serverNow
   local key = KEYS[tonumber(ARGV[a0], 36)]
-  local generation = call('HGET', key, 'gen')
-  if not generation then
-    generation = token
-    call('HSET', key, 'gen', token)
+  local held = call('HMGET', key, 'gen', 'until')
+  local generation, ends = held[1], tonumber(held[2]) or 0
+  -- too little left: decided (and denied) as the call itself
+  local reply, _, n = decide(now, '2', 0, nil, a0, keyCount, g >= w and g or nil)
+  if reply[1] == 0 then
+    local lives = ends - t
+    if lives < 0 then lives = 0 end
+    reply[n + 1], reply[n + 2] = lives, nil
+    return reply, trailer + 1
   end
+  if not generation then generation = token end
+  if t + soonest > ends then ends = t + soonest end
+  call('HSET', key, 'gen', generation, 'until', ends)
   reply[n + 1], reply[n + 2], reply[n + 3], reply[n + 4] = g >= w and g or w, soonest, tonumber(generation, 36), nil
-  return reply, nxt
+  return reply, trailer + 1
 end
 
 local replies = {}

@@ -365,11 +365,14 @@ class LeasesTest {
         }
     }
 
-    /** A target with {@code …/Throttle/leases=false} is never leased, however hot; the same instance leases others. */
+    /**
+     * A target with {@code …/Throttle/leases=false} is never leased, however hot; the same instance leases others.
+     * {@code Throttle/leases=auto} is what an environment variable {@code THROTTLE_LEASES=auto} also says.
+     */
     @Test
     void aTargetThatOptedOutIsNeverLeased() throws Exception {
         try (RedisProcess redis = RedisProcess.start();
-             Instance i = instance(redis.uri(), false, 0, ThrottleSettings.LEASES_MIN_RATE, "10")) {
+             Instance i = instance(redis.uri(), false, 0, ThrottleSettings.LEASES_MIN_RATE, "10", "Throttle/leases", "auto")) {
             AtomicLong denied = new AtomicLong();
             hammer(List.of(i), "optedOut", 1, denied);
             untilLeased(i, "kept", "hot-kept");

@@ -163,7 +163,7 @@ class ValidationTest {
                 arguments(API + "/fine/Throttle/inFlight", "maybe", "must be true or false"),
                 arguments(API + "/fine/Throttle/maxWaitMillis", "-3", "maxWaitMillis = -3"),
                 arguments(API + "/fine/Throttle/maxWaitMillis", "soon", "must be a whole number"),
-                arguments(API + "/fine/Throttle/leases", "sometimes", "must be true or false"));
+                arguments(API + "/fine/Throttle/leases", "sometimes", "must be true or false or auto or off"));
     }
 
     @ParameterizedTest(name = "{0}={1}")

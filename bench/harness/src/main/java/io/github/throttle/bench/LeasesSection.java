@@ -16,8 +16,9 @@ import static io.github.throttle.bench.Stats.x;
  * Leased quota of a hot key ({@code throttle.leases}): three instances of the HTTP app on one redis-server, all
  * deciding one key, {@code /hot} (8,000 calls per fixed window of 10 s for everyone), with leases off and auto side
  * by side. A figure is one window: wrk on the three instances at once, 64 connections in all (22, 21, 21), from
- * 200 ms after the window starts for 9 s, after a second of the same load just before the window, so that each
- * instance decided the key at far more than {@code throttle.leases.min-rate} (200 calls/s) just before it.
+ * 50 ms after the window starts for 9 s, after a second of the same load ending about 0.2 s before the window, so
+ * that each instance decided the key at far more than {@code throttle.leases.min-rate} (200 calls/s) just before it
+ * (a pause of two lease periods would leave the key cold).
  * Rounds interleave off and auto (the other order in odd rounds) and measure Redis idle for 9 s once: requests/s,
  * calls allowed (200) and denied (429), the share of the limit allowed, script runs and Redis CPU (less its idle CPU)
  * per allowed call, and the ratio of auto to off. The apps run with {@code throttle.on-store-failure=deny}: a call
@@ -33,10 +34,10 @@ final class LeasesSection implements Section {
     static final long LIMIT = 8_000;
     static final long WINDOW_MILLIS = 10_000;
     /** The load starts this long after the window does, and lasts {@link #SECONDS}: it all falls in the window. */
-    static final long START_MILLIS = 200;
+    static final long START_MILLIS = 50;
     static final int SECONDS = 9;
-    /** The load that makes the key hot starts this long before the window, and lasts a second. */
-    static final long HOT_MILLIS = 1_500;
+    /** The load that makes the key hot starts this long before the window, and lasts a second (wrk's least). */
+    static final long HOT_MILLIS = 1_250;
     /** What {@code hot-statuses.lua} prints. */
     private static final Pattern FAILURES = Pattern.compile("Store failures \\(503\\): (\\d+)");
 
@@ -83,9 +84,9 @@ final class LeasesSection implements Section {
         }
         ctx.title("Leases: three instances of the HTTP app on one Redis, one key, `/hot`: 8,000 per fixed window of 10 s (Redis "
                 + ctx.redis.version + ")");
-        ctx.line(f("A figure is one window: wrk on the three instances at once, %d connections in all, from %.1f s after the window's start"
+        ctx.line(f("A figure is one window: wrk on the three instances at once, %d connections in all, from %d ms after the window's start"
                 + " for %d s, after a second of the same load before it; Redis CPU less its idle CPU over %d s.", CONNECTIONS,
-                START_MILLIS / 1000.0, SECONDS, SECONDS));
+                START_MILLIS, SECONDS, SECONDS));
         ctx.line("");
         ctx.line("| `throttle.leases` | requests/s | allowed | denied | store failed (503) | of the limit | script runs per allowed call"
                 + " | Redis CPU µs per allowed call |");
