@@ -126,8 +126,11 @@ class LeasesTest {
         return List.of(instance(uri, cluster, 0), instance(uri, cluster, 2000), instance(uri, cluster, -2000));
     }
 
-    /** An admission: it happened between these two readings of the test's clock (the Redis server's, on this machine). */
-    private record Admitted(long from, long to) {
+    /**
+     * An admission by instance {@code by}: it happened between these two readings of the test's clock (the Redis
+     * server's, on this machine).
+     */
+    private record Admitted(int by, long from, long to) {
     }
 
     /**
@@ -135,19 +138,27 @@ class LeasesTest {
      * The allowed calls, each between the clock's readings before and after it.
      */
     private static List<Admitted> hammer(List<Instance> instances, String method, double seconds, AtomicLong denied) throws Exception {
+        return hammer(instances, new int[] {2, 2, 2}, method, seconds, denied);
+    }
+
+    /** As above, instance {@code i} calling from {@code threads[i]} threads. */
+    private static List<Admitted> hammer(List<Instance> instances, int[] callers, String method, double seconds, AtomicLong denied)
+            throws Exception {
         ConcurrentLinkedQueue<Admitted> admitted = new ConcurrentLinkedQueue<>();
         long until = System.nanoTime() + (long) (seconds * 1e9);
-        List<CompletableFuture<Void>> callers = new ArrayList<>();
-        ExecutorService threads = Executors.newFixedThreadPool(instances.size() * 2);
-        for (Instance i : instances) {
-            for (int t = 0; t < 2; t++) {
-                callers.add(CompletableFuture.runAsync(() -> {
+        List<CompletableFuture<Void>> calling = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(java.util.Arrays.stream(callers).sum());
+        for (int n = 0; n < instances.size(); n++) {
+            Instance i = instances.get(n);
+            int by = n;
+            for (int t = 0; t < callers[n]; t++) {
+                calling.add(CompletableFuture.runAsync(() -> {
                     while (System.nanoTime() < until) {
                         long before = System.currentTimeMillis();
                         Outcome o = i.call(method).outcome();
                         long after = System.currentTimeMillis();
                         if (o == Outcome.ALLOWED) {
-                            admitted.add(new Admitted(before, after));
+                            admitted.add(new Admitted(by, before, after));
                         } else {
                             assertEquals(Outcome.DENIED, o);
                             denied.incrementAndGet();
@@ -157,7 +168,7 @@ class LeasesTest {
             }
         }
         try {
-            CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            CompletableFuture.allOf(calling.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
         } finally {
             threads.shutdown();
         }
@@ -234,14 +245,20 @@ class LeasesTest {
                 }
                 long before = cluster ? 0 : scriptRuns(admin);
                 AtomicLong denied = new AtomicLong();
-                List<Admitted> admitted = hammer(instances, method, 3, denied);
+                // unequal demand: one, two and four callers
+                List<Admitted> admitted = hammer(instances, new int[] {1, 2, 4}, method, 3, denied);
                 long allowed = admitted.size();
+                long[] by = new long[3];
+                admitted.forEach(a -> by[a.by()]++);
                 if (!cluster) {
                     long runs = scriptRuns(admin) - before;
-                    System.out.printf("leases, %s: %d allowed, %d denied, %d script runs (%.4f per allowed call)%n", method,
-                            allowed, denied.get(), runs, (double) runs / allowed);
+                    System.out.printf("leases, %s: %d allowed (%s), %d denied, %d script runs (%.4f per allowed call)%n", method,
+                            allowed, java.util.Arrays.toString(by), denied.get(), runs, (double) runs / allowed);
                 }
                 assertEquals(3000, allowed, "the limit, and never more, of " + (allowed + denied.get()) + " asked");
+                for (int i = 0; i < 3; i++) {
+                    assertTrue(by[i] > 0, "instance " + i + " admitted calls too: " + java.util.Arrays.toString(by));
+                }
                 String bucket = "hot-" + method;
                 assertTrue(instances.stream().mapToDouble(i -> i.count(Meters.LEASES, bucket)).sum() >= 3, "each instance leased");
                 // closing an instance ends its leases and gives back what they held: the store counts exactly what was
