@@ -211,7 +211,14 @@ public final class Leases implements AutoCloseable {
                 return taken != null ? CompletableFuture.completedFuture(new Answer(taken, 0)) : asked(call, limits);
             });
         }
-        ask(call, limits, tally, shape).whenComplete((a, failure) -> {
+        CompletionStage<Answer> asked;
+        try {
+            asked = ask(call, limits, tally, shape);
+        } catch (RuntimeException e) {
+            asked = CompletableFuture.failedFuture(e);
+        }
+        // whatever happens, the next call of the key finds no lease on its way
+        asked.whenComplete((a, failure) -> {
             asking.remove(shape, mine);
             if (failure != null) {
                 mine.completeExceptionally(failure);
