@@ -106,7 +106,8 @@ Leases (mode "3"): a call of one key (no seats, no reservation) whose weight w i
 with "wait" the most it asks for (L >= w), "lease" the caller's generation token, and after its windows one
 more number: the longest a lease lives (ms). It is granted g = min(L, r, max(w, floor(r / 2))), r the least
 remaining of its windows now (so one lease takes at most half of what is left, unless that is less than w),
-recorded as a mode "2" call of weight g; when r < w it is denied as the call of weight w would be. The key's
+and g = w when less than a tenth of the longest a lease lives is left in the current sub-bucket of one of its
+windows (no lease then: the call alone), recorded as a mode "2" call of weight g; when r < w it is denied as the call of weight w would be. The key's
 fields "gen" (its generation: set to the caller's token when absent) and "until" (the latest end of a lease
 granted on it, ms) are written with a grant. A grant's reply is a mode "2" reply ending with three more
 numbers: g; how long it lives: the least of the longest and the milliseconds until the first of its windows'
@@ -875,6 +876,8 @@ local function leaseDecide(now, asked, token, a0, keyCount)
   local g = floor(least / 2)
   if g < w then g = w end
   if g > asked then g = asked end
+  -- less than a tenth of a lease's life left in the sub-bucket: the call alone
+  if soonest * 10 < life then g = w end
   if g > least then g = least end
   local t = now or serverNow
   local key = KEYS[tonumber(ARGV[a0], 36)]
