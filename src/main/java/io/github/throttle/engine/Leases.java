@@ -54,20 +54,6 @@ public final class Leases implements AutoCloseable {
 
         /** {@code units} a lease did not use could not be given back: they stay counted until their sub-bucket leaves. */
         void stranded(long units);
-
-        Tally NONE = new Tally() {
-            @Override
-            public void taken() {
-            }
-
-            @Override
-            public void givenBack(long units) {
-            }
-
-            @Override
-            public void stranded(long units) {
-            }
-        };
     }
 
     /**
@@ -81,6 +67,7 @@ public final class Leases implements AutoCloseable {
     private final Decider decider;
     private final long minCalls;
     private final long periodNanos;
+    private final long lifeMillis;
     private final Map<String, Lease> live = new ConcurrentHashMap<>();
     /** The lease being asked for, per key and limits: calls that find one wait for it. */
     private final Map<String, CompletableFuture<Answer>> asking = new ConcurrentHashMap<>();
@@ -95,6 +82,7 @@ public final class Leases implements AutoCloseable {
     public Leases(Decider decider, long minRate, Duration period) {
         this.decider = decider;
         this.periodNanos = period.toNanos();
+        this.lifeMillis = period.toMillis();
         this.minCalls = Math.max(1, minRate * period.toMillis() / 1000);
     }
 
@@ -158,8 +146,7 @@ public final class Leases implements AutoCloseable {
      * Counts a leasable call (whatever decides it: a lease, the deny cache, the store); whether its key is hot here,
      * so that the store is asked for a lease rather than for the call alone.
      */
-    public boolean hot(StoreCall call) {
-        String shape = shape(call);
+    public boolean hot(String shape) {
         long now = System.nanoTime();
         Period p = counting;
         if (now - p.started() >= periodNanos) {
@@ -184,8 +171,8 @@ public final class Leases implements AutoCloseable {
     }
 
     /** The call decided from a live lease of its key and limits, or null. */
-    public Decision admit(StoreCall call, LimitList limits) {
-        Lease l = live.get(shape(call));
+    public Decision admit(String shape, StoreCall call, LimitList limits) {
+        Lease l = live.get(shape);
         if (l == null) {
             return null;
         }
@@ -198,8 +185,7 @@ public final class Leases implements AutoCloseable {
      * call's weight from it. A denial of the lease is the call's (the same key, limits and weight); when the store
      * cannot lease, or others took what the lease held first, the call is decided as any other.
      */
-    public CompletionStage<Answer> lease(StoreCall call, LimitList limits, Tally tally) {
-        String shape = shape(call);
+    public CompletionStage<Answer> lease(String shape, StoreCall call, LimitList limits, Tally tally) {
         CompletableFuture<Answer> mine = new CompletableFuture<>();
         CompletableFuture<Answer> theirs = asking.putIfAbsent(shape, mine);
         if (theirs != null) {
@@ -207,7 +193,7 @@ public final class Leases implements AutoCloseable {
                 if (a.decision().outcome() == io.github.throttle.Outcome.DENIED) {
                     return CompletableFuture.completedFuture(a);
                 }
-                Decision taken = admit(call, limits);
+                Decision taken = admit(shape, call, limits);
                 return taken != null ? CompletableFuture.completedFuture(new Answer(taken, 0)) : asked(call, limits);
             });
         }
@@ -236,7 +222,7 @@ public final class Leases implements AutoCloseable {
 
     /** The longest a lease lives, in milliseconds. */
     public long lifeMillis() {
-        return TimeUnit.NANOSECONDS.toMillis(periodNanos);
+        return lifeMillis;
     }
 
     private CompletionStage<Answer> ask(StoreCall call, LimitList limits, Tally tally, String shape) {
@@ -314,8 +300,11 @@ public final class Leases implements AutoCloseable {
         return ReplyFolding.decision(new StoreReply(true, figures), call, limits);
     }
 
-    /** The key, limits and weight of a call: a lease serves calls of the same. */
-    private static String shape(StoreCall call) {
+    /**
+     * The key, limits and weight of a leasable call: a lease serves calls of the same. Made once per call, and
+     * passed to {@link #hot}, {@link #admit} and {@link #lease}.
+     */
+    public static String shape(StoreCall call) {
         StringBuilder s = new StringBuilder(call.key(0));
         for (int p = 0; p < call.pairCount(); p++) {
             s.append('|').append(call.limit(p).policy()).append('/').append(call.bound(p)).append('/').append(call.countWeight(p));

@@ -189,18 +189,19 @@ public final class Limiter implements AutoCloseable {
      * @param leasing the meters of the leases the call may take from; null when it never takes from one
      */
     private CompletionStage<Decision> askStore(StoreCall call, LimitList limits, String plan, Leases.Tally leasing) {
+        boolean givesBack = targets.givesBackIn(call);
         // a call whose weight may come back is never leased: a lease's weight is the lease's
-        boolean leased = leases != null && leasing != null && Leases.leasable(call) && !targets.givesBackIn(call);
+        String shape = leases != null && leasing != null && !givesBack && Leases.leasable(call) ? Leases.shape(call) : null;
         // counted before the deny cache answers, so that a key denied for a while is still hot when its window turns
-        boolean hot = leased && leases.hot(call);
-        if (leased) {
-            Decision taken = leases.admit(call, limits);
+        boolean hot = shape != null && leases.hot(shape);
+        if (shape != null) {
+            Decision taken = leases.admit(shape, call, limits);
             if (taken != null) {
                 return CompletableFuture.completedFuture(Decisions.onPlan(taken, plan));
             }
         }
         // a seat can come back at any moment: a denial by an in-flight limit is never certain beyond its call
-        boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !targets.givesBackIn(call);
+        boolean cacheable = denyCache.enabled() && call.record() && !call.inFlight() && !givesBack;
         if (cacheable) {
             Decision known = denyCache.denied(call, plan);
             if (known != null) {
@@ -210,7 +211,7 @@ public final class Limiter implements AutoCloseable {
         long sentAt = denyCache.now();
         // with leases, a lease's give-back can free weight: a denial is certain no longer than leases live
         long certain = leases == null ? Long.MAX_VALUE : leases.lifeMillis();
-        CompletionStage<Leases.Answer> asked = hot ? leases.lease(call, limits, leasing)
+        CompletionStage<Leases.Answer> asked = hot ? leases.lease(shape, call, limits, leasing)
                 : decider.ask(call, limits).thenApply(d -> new Leases.Answer(d, certain));
         return asked.thenApply(a -> {
             Decision onPlan = Decisions.onPlan(a.decision(), plan);
