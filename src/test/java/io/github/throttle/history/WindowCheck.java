@@ -48,8 +48,13 @@ public final class WindowCheck {
     public record Violation(Window window, long fromMillis, long toMillis, long counted, long allowed, List<Admission> admissions) {
         @Override
         public String toString() {
-            return "window " + window + ": " + counted + " counted in [" + fromMillis + ", " + toMillis + ") where at most "
-                    + allowed + " fit; admissions " + admissions;
+            StringBuilder s = new StringBuilder("limit " + window.limit() + " per " + window.durationMillis() + " ms by "
+                    + window.precisionMillis() + " ms: " + counted + " weight in [" + fromMillis + ", " + toMillis + ")"
+                    + (allowed < 0 ? ", which no placement keeps within the limit" : " where at most " + allowed + " fit")
+                    + "; admissions (ms from its start, weight):");
+            admissions.stream().sorted(java.util.Comparator.comparingLong(Admission::from)).forEach(a -> s.append(' ')
+                    .append(a.from() - fromMillis).append(a.to() == a.from() ? "" : ".." + (a.to() - fromMillis)).append('/').append(a.weight()));
+            return s.toString();
         }
     }
 

@@ -1,0 +1,82 @@
+package io.github.throttle.history;
+
+import io.github.throttle.Outcome;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The contract's promise over a history: every window of every limit, at every sub-bucket start, counts at most its
+ * limit. Calls allowed by the store are counted, each in every limit of its method with that limit's weight, in the
+ * counter of its bucket, client and window (limits of several methods with one bucket name and one window count
+ * together), at some instant of its interval of store time: from its invocation to its answer on the history's clock,
+ * moved by its instance's skew. A counter counted by limits of several sizes is checked, for each size, over the
+ * calls whose own limit is at most that size: each was allowed only while the window held at most its limit.
+ */
+final class Model {
+
+    private record Counter(String bucket, String address, long durationMillis, long precisionMillis) {
+    }
+
+    private record Counted(long limit, WindowCheck.Admission admission) {
+    }
+
+    private Model() {
+    }
+
+    /** The first window over its limit, if any. */
+    static Optional<Broken> check(Scenario s, List<History.Call> calls) {
+        Map<Counter, List<Counted>> counters = new TreeMap<>(java.util.Comparator.comparing(Counter::toString));
+        for (History.Call c : calls) {
+            if (c.outcome() != Outcome.ALLOWED) {
+                continue;
+            }
+            long skew = s.skews()[c.instance()];
+            // a call timed behind the newest sub-bucket its key counts is counted there: as late as the clock furthest
+            // ahead when it was answered
+            long latest = c.answered() + s.furthestAhead();
+            for (Scenario.Target t : s.targets()) {
+                if (!t.method().equals(c.method())) {
+                    continue;
+                }
+                for (Scenario.LimitSpec l : t.limits()) {
+                    if (l.weight() == 0) {
+                        continue;
+                    }
+                    counters.computeIfAbsent(new Counter(l.bucket(), c.address(), l.durationMillis(), l.precisionMillis()), k -> new ArrayList<>())
+                            .add(new Counted(l.limit(), new WindowCheck.Admission(c.invoked() + skew, latest, l.weight(), c)));
+                }
+            }
+        }
+        for (Map.Entry<Counter, List<Counted>> e : counters.entrySet()) {
+            TreeSet<Long> sizes = new TreeSet<>();
+            e.getValue().forEach(c -> sizes.add(c.limit()));
+            for (long size : sizes) {
+                List<WindowCheck.Admission> within = new ArrayList<>();
+                for (Counted c : e.getValue()) {
+                    if (c.limit() <= size) {
+                        within.add(c.admission());
+                    }
+                }
+                Counter k = e.getKey();
+                Optional<WindowCheck.Violation> v = WindowCheck.check(new WindowCheck.Window(size, k.durationMillis(), k.precisionMillis()), within);
+                if (v.isPresent()) {
+                    return Optional.of(new Broken(k.toString(), v.get()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A counter whose window broke its limit. */
+    record Broken(String counter, WindowCheck.Violation violation) {
+        @Override
+        public String toString() {
+            return counter + ": " + violation;
+        }
+    }
+}
