@@ -9,11 +9,15 @@ import io.github.throttle.ThrottleKey;
  */
 public class HistoryApi {
 
-    /** The methods, by how many limits they declare less one. */
-    static final String[] METHODS = {"one", "two", "three"};
+    /** The methods: {@code one}, {@code two} and {@code three} limits, and {@code alike}, often one's limit in another precision. */
+    static final String[] METHODS = {"one", "two", "three", "alike"};
 
     @Throttle(limit = 1, duration = 1, key = ThrottleKey.ClientAddress.class)
     public void one() {
+    }
+
+    @Throttle(limit = 1, duration = 1, key = ThrottleKey.ClientAddress.class)
+    public void alike() {
     }
 
     @Throttle(limit = 1, duration = 1, key = ThrottleKey.ClientAddress.class)

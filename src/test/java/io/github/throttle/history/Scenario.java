@@ -16,8 +16,11 @@ import java.util.Set;
  */
 record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, boolean clientTime) {
 
-    /** One limit as the configuration sets it. */
-    record LimitSpec(String bucket, long limit, long durationMillis, long precisionMillis, long weight) {
+    /** How many limits each method of {@link HistoryApi#METHODS} declares. */
+    private static final int[] LIMITS = {1, 2, 3, 1};
+
+    /** One limit as the configuration sets it; a call that does not fit may wait up to {@code maxWaitMillis}. */
+    record LimitSpec(String bucket, long limit, long durationMillis, long precisionMillis, long weight, long maxWaitMillis) {
         WindowCheck.Window window() {
             return new WindowCheck.Window(limit, durationMillis, precisionMillis);
         }
@@ -34,10 +37,18 @@ record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, b
     static Scenario draw(long seed) {
         Random r = new Random(seed);
         List<Target> targets = new ArrayList<>();
+        // sometimes every limit of a method may wait (the member is the target's: the same on each limit)
         for (int m = 0; m < HistoryApi.METHODS.length; m++) {
+            long maxWait = r.nextInt(4) == 0 ? 50 + r.nextInt(400) : 0;
             List<LimitSpec> limits = new ArrayList<>();
             Set<String> windows = new HashSet<>();
-            while (limits.size() < m + 1) {
+            if (HistoryApi.METHODS[m].equals("alike") && r.nextInt(3) != 0) {
+                // one's limit, in one's bucket, in another precision (or the same): one window in two shapes
+                LimitSpec one = targets.get(0).limits().get(0);
+                long precision = one.durationMillis() / DIVISORS[r.nextInt(DIVISORS.length)];
+                limits.add(new LimitSpec(one.bucket(), one.limit(), one.durationMillis(), precision, one.weight(), maxWait));
+            }
+            while (limits.size() < LIMITS[m]) {
                 long duration = DURATIONS[r.nextInt(DURATIONS.length)];
                 long precision = duration / DIVISORS[r.nextInt(DIVISORS.length)];
                 String bucket = r.nextInt(3) == 0 ? "own-" + HistoryApi.METHODS[m] : BUCKETS[r.nextInt(BUCKETS.length)];
@@ -47,7 +58,7 @@ record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, b
                 }
                 long limit = 2 + r.nextInt(11);
                 long weight = 1 + r.nextInt(Math.min(3, (int) limit));
-                limits.add(new LimitSpec(bucket, limit, duration, precision, weight));
+                limits.add(new LimitSpec(bucket, limit, duration, precision, weight, maxWait));
             }
             targets.add(new Target(HistoryApi.METHODS[m], limits));
         }
@@ -79,7 +90,7 @@ record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, b
                 String p = HistoryApi.class.getName() + "/" + t.method() + "/Throttle/" + i + "/";
                 kv.addAll(List.of(p + "name", l.bucket(), p + "limit", Long.toString(l.limit()), p + "duration",
                         Long.toString(l.durationMillis()), p + "precision", Long.toString(l.precisionMillis()), p + "unit", "MILLIS",
-                        p + "weight", Long.toString(l.weight())));
+                        p + "weight", Long.toString(l.weight()), p + "maxWaitMillis", Long.toString(l.maxWaitMillis())));
             }
         }
         return kv;

@@ -51,9 +51,9 @@ public final class WindowCheck {
             StringBuilder s = new StringBuilder("limit " + window.limit() + " per " + window.durationMillis() + " ms by "
                     + window.precisionMillis() + " ms: " + counted + " weight in [" + fromMillis + ", " + toMillis + ")"
                     + (allowed < 0 ? ", which no placement keeps within the limit" : " where at most " + allowed + " fit")
-                    + "; admissions (ms from its start, weight):");
+                    + "; admissions (method@instance: ms from its start, weight):");
             admissions.stream().sorted(java.util.Comparator.comparingLong(Admission::from)).forEach(a -> s.append(' ')
-                    .append(a.from() - fromMillis).append(a.to() == a.from() ? "" : ".." + (a.to() - fromMillis)).append('/').append(a.weight()));
+                    .append(a.call() instanceof History.Call c ? c.method() + "@" + c.instance() + ":" : "").append(a.from() - fromMillis).append(a.to() == a.from() ? "" : ".." + (a.to() - fromMillis)).append('/').append(a.weight()));
             return s.toString();
         }
     }
