@@ -39,15 +39,23 @@ final class History {
     record Call(int instance, String method, String address, long invoked, long answered, Outcome outcome) {
     }
 
-    /** Where the calls are counted: the embedded store (one instance), or a Redis server every instance connects to. */
-    record StoreAt(String kind, String redisUri) {
+    /** Where the calls are counted: the embedded store (one instance), or Redis (standalone or a Cluster) every instance connects to. */
+    record StoreAt(String kind, String redisUri, boolean cluster) {
         static StoreAt embedded() {
-            return new StoreAt("embedded", null);
+            return new StoreAt("embedded", null, false);
         }
 
-        static StoreAt redis(String kind, String uri) {
-            return new StoreAt(kind, uri);
+        static StoreAt redis(String kind, String uri, boolean cluster) {
+            return new StoreAt(kind, uri, cluster);
         }
+    }
+
+    /**
+     * The calls of a history, and where the store's clock stood against the history's: store time is history time
+     * plus {@code storeOffset}, to within {@code offsetError} either way (under {@code time-source=client}, each
+     * instance's skew instead, exactly).
+     */
+    record Record(List<Call> calls, long storeOffset, long offsetError) {
     }
 
     /** Milliseconds on the history's clock: the wall clock at its start, moved by the monotonic clock since. */
@@ -79,10 +87,11 @@ final class History {
     private History() {
     }
 
-    static List<Call> run(Scenario s, StoreAt at, long lengthMillis, int threads) throws Exception {
+    static Record run(Scenario s, StoreAt at, long lengthMillis, int threads) throws Exception {
         Clock clock = new Clock();
         int count = at.redisUri() == null ? 1 : s.skews().length;
         List<String> kv = new ArrayList<>(s.settings(at.redisUri()));
+        kv.addAll(List.of(ThrottleSettings.REDIS_CLUSTER, Boolean.toString(at.cluster())));
         kv.addAll(List.of(ThrottleSettings.KEY_PREFIX, "h" + Long.toHexString(s.seed()) + "-" + System.nanoTime()));
         Config config = TestConfig.of(kv.toArray(String[]::new));
         ThrottleSettings settings = ThrottleSettings.read(config);
@@ -92,7 +101,7 @@ final class History {
         try {
             for (int i = 0; i < count; i++) {
                 InstantSource own = clock.skewed(s.skews()[i]);
-                Store store = at.redisUri() == null ? new MemoryStore(own) : RedisStores.open(at.redisUri(), false, settings.redisTimeout());
+                Store store = at.redisUri() == null ? new MemoryStore(own) : RedisStores.open(at.redisUri(), at.cluster(), settings.redisTimeout());
                 instances.add(Bootstrap.assemble(settings, config, store, own, History::construct, m -> false, Meters.NONE, Optional.empty()));
             }
             List<Target[]> targets = new ArrayList<>();
@@ -132,7 +141,34 @@ final class History {
                 l.close();
             }
         }
-        return new ArrayList<>(calls);
+        long[] offset = at.redisUri() == null || s.clientTime() ? new long[2] : storeOffset(at, clock);
+        return new Record(new ArrayList<>(calls), offset[0], offset[1]);
+    }
+
+    /** The Redis server's clock against the history's ({@code TIME}, the least error of a few samples): offset and error. */
+    private static long[] storeOffset(StoreAt at, Clock clock) {
+        io.lettuce.core.AbstractRedisClient client = at.cluster()
+                ? io.lettuce.core.cluster.RedisClusterClient.create(at.redisUri().split(",")[0])
+                : io.lettuce.core.RedisClient.create(at.redisUri());
+        try (var c = client instanceof io.lettuce.core.RedisClient r ? r.connect() : null;
+             var cc = client instanceof io.lettuce.core.cluster.RedisClusterClient r ? r.connect() : null) {
+            long best = Long.MAX_VALUE;
+            long offset = 0;
+            for (int i = 0; i < 5; i++) {
+                long before = clock.millis();
+                List<String> time = c != null ? c.sync().time() : cc.sync().time();
+                long after = clock.millis();
+                long server = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+                if (after - before < best) {
+                    best = after - before;
+                    offset = server - before;
+                }
+            }
+            // the server read its clock between the two readings; both are whole milliseconds
+            return new long[]{offset, best + 1};
+        } finally {
+            client.shutdown();
+        }
     }
 
     private static Object construct(Class<?> type) {

@@ -1,6 +1,7 @@
 package io.github.throttle.history;
 
 import io.github.throttle.Outcome;
+import io.github.throttle.testing.RedisClusterProcess;
 import io.github.throttle.testing.RedisProcess;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +31,15 @@ class HistoryCheck {
         List<String> broken = new ArrayList<>();
         long calls = 0;
         long allowed = 0;
-        try (RedisProcess redis = RedisProcess.start()) {
-            List<History.StoreAt> stores = List.of(History.StoreAt.embedded(), History.StoreAt.redis("redis", redis.uri()));
+        try (RedisProcess redis = RedisProcess.start(); RedisClusterProcess cluster = RedisClusterProcess.start()) {
+            List<History.StoreAt> stores = List.of(History.StoreAt.embedded(), History.StoreAt.redis("redis", redis.uri(), false),
+                    History.StoreAt.redis("cluster", cluster.seeds(), true));
             for (int h = 0; h < count; h++) {
                 Scenario s = Scenario.draw(seed + h);
                 History.StoreAt at = stores.get(h % stores.size());
-                List<History.Call> history = History.run(s, at, length, 6);
-                calls += history.size();
-                allowed += history.stream().filter(c -> c.outcome() == Outcome.ALLOWED).count();
+                History.Record history = History.run(s, at, length, 6);
+                calls += history.calls().size();
+                allowed += history.calls().stream().filter(c -> c.outcome() == Outcome.ALLOWED).count();
                 Optional<Model.Broken> b = Model.check(s, history);
                 if (b.isPresent()) {
                     String report = "on the " + at.kind() + " store, " + s + "\n  " + b.get();

@@ -29,16 +29,17 @@ final class Model {
     }
 
     /** The first window over its limit, if any. */
-    static Optional<Broken> check(Scenario s, List<History.Call> calls) {
+    static Optional<Broken> check(Scenario s, History.Record record) {
+        List<History.Call> calls = record.calls();
         Map<Counter, List<Counted>> counters = new TreeMap<>(java.util.Comparator.comparing(Counter::toString));
         for (History.Call c : calls) {
             if (c.outcome() != Outcome.ALLOWED) {
                 continue;
             }
-            long skew = s.skews()[c.instance()];
-            // a call timed behind the newest sub-bucket its key counts is counted there: as late as the clock furthest
-            // ahead when it was answered
-            long latest = c.answered() + s.furthestAhead();
+            // under client time, a call timed behind the newest sub-bucket its key counts is counted there: as late as
+            // the clock furthest ahead when it was answered; under the store's time, within the offset's error
+            long earliest = s.clientTime() ? c.invoked() + s.skews()[c.instance()] : c.invoked() + record.storeOffset() - record.offsetError();
+            long latest = s.clientTime() ? c.answered() + s.furthestAhead() : c.answered() + record.storeOffset() + record.offsetError();
             for (Scenario.Target t : s.targets()) {
                 if (!t.method().equals(c.method())) {
                     continue;
@@ -48,7 +49,7 @@ final class Model {
                         continue;
                     }
                     counters.computeIfAbsent(new Counter(l.bucket(), c.address(), l.durationMillis(), l.precisionMillis()), k -> new ArrayList<>())
-                            .add(new Counted(l.limit(), new WindowCheck.Admission(c.invoked() + skew, latest, l.weight(), c)));
+                            .add(new Counted(l.limit(), new WindowCheck.Admission(earliest, latest, l.weight(), c)));
                 }
             }
         }

@@ -63,10 +63,10 @@ record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, b
             targets.add(new Target(HistoryApi.METHODS[m], limits));
         }
         int instances = 1 + r.nextInt(3);
-        boolean clientTime = true;
+        boolean clientTime = r.nextBoolean();
         long[] skews = new long[instances];
         for (int i = 1; i < instances; i++) {
-            skews[i] = clientTime ? r.nextInt(4001) - 2000 : 0;
+            skews[i] = r.nextInt(4001) - 2000;
         }
         return new Scenario(seed, targets, skews, r.nextBoolean(), clientTime);
     }
