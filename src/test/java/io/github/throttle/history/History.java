@@ -55,7 +55,11 @@ final class History {
      * plus {@code storeOffset}, to within {@code offsetError} either way (under {@code time-source=client}, each
      * instance's skew instead, exactly).
      */
-    record Record(List<Call> calls, long storeOffset, long offsetError) {
+    record Record(List<Call> calls, List<Reset> resets, long storeOffset, long offsetError) {
+    }
+
+    /** A reset of one client's counts in one bucket, by one instance, between these two readings of the clock. */
+    record Reset(String bucket, String address, long invoked, long answered) {
     }
 
     /** Milliseconds on the history's clock: the wall clock at its start, moved by the monotonic clock since. */
@@ -97,7 +101,8 @@ final class History {
         ThrottleSettings settings = ThrottleSettings.read(config);
         List<Limiter> instances = new ArrayList<>();
         ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        ConcurrentLinkedQueue<Reset> resets = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
         try {
             for (int i = 0; i < count; i++) {
                 InstantSource own = clock.skewed(s.skews()[i]);
@@ -131,6 +136,22 @@ final class History {
                     return null;
                 }));
             }
+            if (s.resets()) {
+                Random r = new Random(s.seed() * 17);
+                List<String> buckets = s.targets().stream().flatMap(t -> t.limits().stream()).map(Scenario.LimitSpec::bucket).distinct().toList();
+                callers.add(pool.submit(() -> {
+                    start.await();
+                    while (clock.millis() < end) {
+                        Thread.sleep(50 + r.nextInt(300));
+                        String bucket = buckets.get(r.nextInt(buckets.size()));
+                        String address = HOT[r.nextInt(HOT.length)];
+                        long invoked = clock.millis();
+                        instances.get(r.nextInt(instances.size())).reset(bucket, "ip:" + address).toCompletableFuture().get(60, TimeUnit.SECONDS);
+                        resets.add(new Reset(bucket, address, invoked, clock.millis()));
+                    }
+                    return null;
+                }));
+            }
             start.countDown();
             for (Future<?> f : callers) {
                 f.get(lengthMillis + 120_000, TimeUnit.MILLISECONDS);
@@ -142,7 +163,7 @@ final class History {
             }
         }
         long[] offset = at.redisUri() == null || s.clientTime() ? new long[2] : storeOffset(at, clock);
-        return new Record(new ArrayList<>(calls), offset[0], offset[1]);
+        return new Record(new ArrayList<>(calls), new ArrayList<>(resets), offset[0], offset[1]);
     }
 
     /** The Redis server's clock against the history's ({@code TIME}, the least error of a few samples): offset and error. */

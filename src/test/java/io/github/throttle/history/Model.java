@@ -15,7 +15,9 @@ import java.util.TreeSet;
  * counter of its bucket, client and window (limits of several methods with one bucket name and one window count
  * together), at some instant of its interval of store time: from its invocation to its answer on the history's clock,
  * moved by its instance's skew. A counter counted by limits of several sizes is checked, for each size, over the
- * calls whose own limit is at most that size: each was allowed only while the window held at most its limit.
+ * calls whose own limit is at most that size: each was allowed only while the window held at most its limit. A reset
+ * of a counter's bucket and client starts a fresh count: the calls answered before it and those made after it are
+ * checked apart, and a call made while it ran, which may be counted on either side, is left out.
  */
 final class Model {
 
@@ -53,21 +55,56 @@ final class Model {
                 }
             }
         }
-        for (Map.Entry<Counter, List<Counted>> e : counters.entrySet()) {
-            TreeSet<Long> sizes = new TreeSet<>();
-            e.getValue().forEach(c -> sizes.add(c.limit()));
-            for (long size : sizes) {
-                List<WindowCheck.Admission> within = new ArrayList<>();
-                for (Counted c : e.getValue()) {
-                    if (c.limit() <= size) {
-                        within.add(c.admission());
-                    }
+        for (Map.Entry<Counter, List<Counted>> counter : counters.entrySet()) {
+            for (List<Counted> epoch : epochs(counter.getKey(), counter.getValue(), record.resets())) {
+                Optional<Broken> b = check(counter.getKey(), epoch);
+                if (b.isPresent()) {
+                    return b;
                 }
-                Counter k = e.getKey();
-                Optional<WindowCheck.Violation> v = WindowCheck.check(new WindowCheck.Window(size, k.durationMillis(), k.precisionMillis()), within);
-                if (v.isPresent()) {
-                    return Optional.of(new Broken(k.toString(), v.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The calls of a counter between two resets of it. */
+    private static List<List<Counted>> epochs(Counter k, List<Counted> counted, List<History.Reset> resets) {
+        List<History.Reset> mine = resets.stream().filter(r -> r.bucket().equals(k.bucket()) && r.address().equals(k.address()))
+                .sorted(java.util.Comparator.comparingLong(History.Reset::invoked)).toList();
+        List<List<Counted>> epochs = new ArrayList<>();
+        for (int i = 0; i <= mine.size(); i++) {
+            epochs.add(new ArrayList<>());
+        }
+        for (Counted c : counted) {
+            History.Call call = (History.Call) c.admission().call();
+            int epoch = 0;
+            boolean during = false;
+            for (History.Reset r : mine) {
+                if (call.invoked() > r.answered()) {
+                    epoch++;
+                } else if (call.answered() >= r.invoked()) {
+                    during = true;
                 }
+            }
+            if (!during) {
+                epochs.get(epoch).add(c);
+            }
+        }
+        return epochs;
+    }
+
+    private static Optional<Broken> check(Counter k, List<Counted> counted) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        counted.forEach(c -> sizes.add(c.limit()));
+        for (long size : sizes) {
+            List<WindowCheck.Admission> within = new ArrayList<>();
+            for (Counted c : counted) {
+                if (c.limit() <= size) {
+                    within.add(c.admission());
+                }
+            }
+            Optional<WindowCheck.Violation> v = WindowCheck.check(new WindowCheck.Window(size, k.durationMillis(), k.precisionMillis()), within);
+            if (v.isPresent()) {
+                return Optional.of(new Broken(k.toString(), v.get()));
             }
         }
         return Optional.empty();

@@ -14,7 +14,7 @@ import java.util.Set;
  * that one window of one bucket is counted by limits of several methods, with other limits or precisions), how many
  * instances call, each one's clock skew, and whether hot keys are leased.
  */
-record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, boolean clientTime) {
+record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, boolean clientTime, boolean resets) {
 
     /** How many limits each method of {@link HistoryApi#METHODS} declares. */
     private static final int[] LIMITS = {1, 2, 3, 1};
@@ -68,7 +68,7 @@ record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, b
         for (int i = 1; i < instances; i++) {
             skews[i] = r.nextInt(4001) - 2000;
         }
-        return new Scenario(seed, targets, skews, r.nextBoolean(), clientTime);
+        return new Scenario(seed, targets, skews, r.nextBoolean(), clientTime, r.nextInt(3) == 0);
     }
 
     /** The skew of the clock furthest ahead. */
@@ -99,7 +99,7 @@ record Scenario(long seed, List<Target> targets, long[] skews, boolean leases, b
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder("seed=" + seed + " instances=" + skews.length + " skews=" + java.util.Arrays.toString(skews)
-                + " leases=" + leases + " time-source=" + (clientTime ? "client" : "redis"));
+                + " leases=" + leases + " time-source=" + (clientTime ? "client" : "redis") + " resets=" + resets);
         for (Target t : targets) {
             s.append("\n  ").append(t.method()).append(": ").append(t.limits());
         }
